@@ -1,0 +1,67 @@
+package io.p2kv;
+
+/**
+ * Immutable: a snapshot of one shard's counters and engine properties. Counters count since the
+ * store opened. Engine properties are -1 when the engine does not report them.
+ *
+ * @param shard shard index
+ * @param puts puts executed by the worker
+ * @param deletes deletes executed by the worker
+ * @param batches single-shard atomic batches executed
+ * @param writeCalls engine write calls (one per opportunistic write batch)
+ * @param writeOps operations written (puts + deletes + operations inside batches)
+ * @param maxWriteBatch the largest write batch, in operations
+ * @param workerReads keys read through the worker
+ * @param readCalls engine read calls by the worker (one get or one multiGet per read batch)
+ * @param maxReadBatch the largest read batch, in keys
+ * @param directReads point reads that bypassed the worker (direct read path)
+ * @param failedRequests requests that completed with an error
+ * @param queueDepth requests waiting in the queue now
+ * @param queueCapacity the queue's capacity
+ * @param rejectedOffers times a caller found the queue full
+ * @param memtableBytes bytes in memtables
+ * @param pendingCompactionBytes estimated bytes compaction still has to rewrite
+ * @param sstBytes bytes in SST files
+ * @param blobBytes bytes in blob files
+ * @param estimatedKeys estimated number of keys
+ */
+public record ShardStats(
+    int shard,
+    long puts,
+    long deletes,
+    long batches,
+    long writeCalls,
+    long writeOps,
+    long maxWriteBatch,
+    long workerReads,
+    long readCalls,
+    long maxReadBatch,
+    long directReads,
+    long failedRequests,
+    int queueDepth,
+    int queueCapacity,
+    long rejectedOffers,
+    long memtableBytes,
+    long pendingCompactionBytes,
+    long sstBytes,
+    long blobBytes,
+    long estimatedKeys) {
+
+  /**
+   * Mean operations per engine write call: how well opportunistic batching merges writes.
+   *
+   * @return mean write batch size, 0 if nothing was written
+   */
+  public double meanWriteBatch() {
+    return writeCalls == 0 ? 0 : (double) writeOps / writeCalls;
+  }
+
+  /**
+   * Mean keys per engine read call by the worker.
+   *
+   * @return mean read batch size, 0 if nothing was read through the worker
+   */
+  public double meanReadBatch() {
+    return readCalls == 0 ? 0 : (double) workerReads / readCalls;
+  }
+}

@@ -1,0 +1,144 @@
+package io.p2kv.internal;
+
+import io.p2kv.StoreCorruptedException;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Properties;
+
+/**
+ * The store's {@code MANIFEST}: a small text file of {@code key=value} lines that fixes what must
+ * never change for the life of a store: format version, shard count, partitioner, hash function and
+ * seed. Written once, when the store is created, after every shard directory exists (write to a
+ * temporary file, fsync, atomic rename, fsync the directory), so a store with a manifest is always
+ * complete.
+ *
+ * @param formatVersion on-disk format version
+ * @param shards number of shards
+ * @param partitioner partitioner name
+ * @param hash hash function name
+ * @param seed hash seed
+ */
+public record Manifest(int formatVersion, int shards, String partitioner, String hash, int seed) {
+  /** File name inside the store directory. */
+  public static final String FILE_NAME = "MANIFEST";
+
+  /** The format this code writes and reads. */
+  public static final int FORMAT_VERSION = 1;
+
+  /**
+   * The manifest of a new store with the default partitioner.
+   *
+   * @param shards number of shards
+   * @return the manifest
+   */
+  public static Manifest create(int shards) {
+    return new Manifest(FORMAT_VERSION, shards, Partitioner.NAME, Partitioner.HASH, Partitioner.SEED);
+  }
+
+  /**
+   * Reads the manifest of a store.
+   *
+   * @param dir the store directory
+   * @return the manifest, or null if the file does not exist
+   * @throws StoreCorruptedException if it exists but cannot be read or understood
+   */
+  public static Manifest read(Path dir) {
+    Path file = dir.resolve(FILE_NAME);
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new StoreCorruptedException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+    Properties p = new Properties();
+    try {
+      p.load(new StringReader(text));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new StoreCorruptedException("malformed manifest " + file + ": " + e.getMessage(), e);
+    }
+    int version = intField(p, "format.version", file);
+    if (version != FORMAT_VERSION) {
+      throw new StoreCorruptedException(
+          "manifest " + file + " has format.version " + version + "; this p2kv reads version " + FORMAT_VERSION, null);
+    }
+    int shards = intField(p, "shards", file);
+    if (shards < 1) {
+      throw new StoreCorruptedException("manifest " + file + " has shards=" + shards, null);
+    }
+    return new Manifest(version, shards, field(p, "partitioner", file), field(p, "hash", file), intField(p, "hash.seed", file));
+  }
+
+  private static String field(Properties p, String name, Path file) {
+    String value = p.getProperty(name);
+    if (value == null || value.isBlank()) {
+      throw new StoreCorruptedException("manifest " + file + " has no '" + name + "'", null);
+    }
+    return value.trim();
+  }
+
+  private static int intField(Properties p, String name, Path file) {
+    String value = field(p, name, file);
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new StoreCorruptedException("manifest " + file + " has a non-numeric '" + name + "': " + value, e);
+    }
+  }
+
+  /**
+   * Writes this manifest durably.
+   *
+   * @param dir the store directory
+   * @throws IOException on I/O failure
+   */
+  public void write(Path dir) throws IOException {
+    String text =
+        "# p2kv store manifest: fixed when the store was created. Do not edit.\n"
+            + "format.version=" + formatVersion + "\n"
+            + "shards=" + shards + "\n"
+            + "partitioner=" + partitioner + "\n"
+            + "hash=" + hash + "\n"
+            + "hash.seed=" + seed + "\n";
+    Path tmp = dir.resolve(FILE_NAME + ".tmp");
+    try (FileChannel ch =
+        FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+      ch.force(true);
+    }
+    try {
+      Files.move(tmp, dir.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, dir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
+    }
+    fsyncDirectory(dir);
+  }
+
+  private static void fsyncDirectory(Path dir) {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // Some file systems cannot fsync a directory; the rename is still atomic.
+    }
+  }
+
+  /**
+   * The directory of one shard.
+   *
+   * @param dir store directory
+   * @param shard shard index
+   * @return {@code dir/shard-NNN}
+   */
+  public static Path shardDir(Path dir, int shard) {
+    return dir.resolve(String.format("shard-%03d", shard));
+  }
+}

@@ -1,0 +1,401 @@
+package io.p2kv.internal;
+
+import io.p2kv.Batch;
+import io.p2kv.ShardFailedException;
+import io.p2kv.StoreClosedException;
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
+import org.jctools.queues.MpscArrayQueue;
+
+/**
+ * The worker of one shard: an Agrona {@link Agent} that drains the shard's queue and drives its
+ * engine. p2KVS sections 4.1 and 4.3.
+ *
+ * <h2>Opportunistic batching (the paper's Algorithm 1)</h2>
+ * Take the head request; while the next queued request is of the same kind (write: put, delete,
+ * single-shard batch; read: get, multiGet part) and the run stays within {@code maxBatch}
+ * operations and {@code maxBatchBytes} payload, take it too. A write run becomes one engine batch
+ * (one WAL append, one fsync in SYNC mode); a read run one multiGet. Never waits for more: what is
+ * queued now is what is batched, so under light load each request runs alone, and a lone put or
+ * get uses the engine's single-operation call. Kinds are never reordered.
+ *
+ * <h2>Concurrency</h2>
+ * Everything here runs on the worker thread (or, in tests, on the thread of an {@code
+ * AgentInvoker}). Counters are single-writer volatile longs, written once per run, read by
+ * {@link #stats} from any thread.
+ *
+ * <h2>Shutdown and failure</h2>
+ * On {@link #requestStop()} the next duty cycle executes everything still queued (or fails it if
+ * the store failed), marks the worker terminated and ends the agent. An engine error fails only the
+ * requests of that engine call. Any other throwable means the worker is broken: it fails its run
+ * and its queue, marks the whole store failed (section 4.6) and ends.
+ */
+final class ShardWorker implements Agent {
+  /** Requests handled per duty cycle before re-checking stop and failure flags. */
+  private static final int DUTY_CYCLE_LIMIT = 1024;
+
+  private final int shard;
+  private final Shard owner;
+  private final MpscArrayQueue<Request> queue;
+  private final Engine engine;
+  private final StoreState store;
+  private final int maxBatch;
+  private final long maxBatchBytes;
+  private final Request[] run;
+  private final Request[] syncRun;
+  private final Object[] runResults;
+  private int runSize;
+  private final ArrayList<byte[]> keys = new ArrayList<>();
+
+  private volatile boolean stopRequested;
+  private volatile boolean terminated;
+
+  // Single-writer counters (written by the worker only).
+  private volatile long puts;
+  private volatile long deletes;
+  private volatile long batchRequests;
+  private volatile long writeCalls;
+  private volatile long writeOps;
+  private volatile long maxWriteRun;
+  private volatile long readKeys;
+  private volatile long readCalls;
+  private volatile long maxReadRun;
+  private volatile long failedRequests;
+
+  ShardWorker(Shard owner, Engine engine, StoreState store, int maxBatch, long maxBatchBytes) {
+    this.shard = owner.index;
+    this.owner = owner;
+    this.queue = owner.queue;
+    this.engine = engine;
+    this.store = store;
+    this.maxBatch = maxBatch;
+    this.maxBatchBytes = maxBatchBytes;
+    this.run = new Request[maxBatch];
+    this.syncRun = new Request[maxBatch];
+    this.runResults = new Object[maxBatch];
+  }
+
+  @Override
+  public String roleName() {
+    return "p2kv-shard-" + shard;
+  }
+
+  @Override
+  public void onStart() {
+    owner.onWorkerStart();
+  }
+
+  @Override
+  public void onClose() {
+    owner.onWorkerClose();
+  }
+
+  @Override
+  public int doWork() {
+    if (stopRequested) {
+      drainAndTerminate(null);
+    }
+    Throwable storeFailure = store.failure();
+    if (storeFailure != null) {
+      return failQueued(storeFailure);
+    }
+    int done = 0;
+    try {
+      Request r;
+      while (done < DUTY_CYCLE_LIMIT && (r = queue.relaxedPoll()) != null) {
+        done += r.isWrite() ? runWrites(r) : runReads(r);
+      }
+    } catch (Throwable fatal) {
+      dieOf(fatal);
+    }
+    return done;
+  }
+
+  private int runWrites(Request first) {
+    Request[] run = this.run;
+    int n = 0;
+    run[n++] = first;
+    runSize = n;
+    int ops = first.opCount;
+    long bytes = first.bytes;
+    while (n < maxBatch) {
+      Request next = queue.relaxedPeek();
+      if (next == null || !next.isWrite() || ops + next.opCount > maxBatch || bytes + next.bytes > maxBatchBytes) {
+        break;
+      }
+      queue.relaxedPoll();
+      run[n++] = next;
+      runSize = n;
+      ops += next.opCount;
+      bytes += next.bytes;
+    }
+    ShardFailedException failure = null;
+    long putCount = 0;
+    long deleteCount = 0;
+    long batchCount = 0;
+    try {
+      if (n == 1 && first.type == Request.PUT) {
+        putCount = 1;
+        engine.put(first.key, first.value);
+      } else if (n == 1 && first.type == Request.DELETE) {
+        deleteCount = 1;
+        engine.delete(first.key);
+      } else {
+        for (int i = 0; i < n; i++) {
+          Request r = run[i];
+          switch (r.type) {
+            case Request.PUT -> {
+              putCount++;
+              engine.batchPut(r.key, r.value);
+            }
+            case Request.DELETE -> {
+              deleteCount++;
+              engine.batchDelete(r.key);
+            }
+            default -> {
+              batchCount++;
+              @SuppressWarnings("unchecked")
+              List<Batch.Op> batchOps = (List<Batch.Op>) r.items;
+              for (Batch.Op op : batchOps) {
+                if (op.value() == null) {
+                  engine.batchDelete(op.key());
+                } else {
+                  engine.batchPut(op.key(), op.value());
+                }
+              }
+            }
+          }
+        }
+        engine.commitBatch();
+      }
+    } catch (EngineException e) {
+      failure = new ShardFailedException(shard, e.getMessage(), e.getCause());
+    }
+    puts += putCount;
+    deletes += deleteCount;
+    batchRequests += batchCount;
+    writeCalls++;
+    writeOps += ops;
+    if (ops > maxWriteRun) {
+      maxWriteRun = ops;
+    }
+    finishRun(n, failure);
+    return n;
+  }
+
+  private int runReads(Request first) {
+    Request[] run = this.run;
+    int n = 0;
+    run[n++] = first;
+    runSize = n;
+    int count = first.opCount;
+    while (n < maxBatch) {
+      Request next = queue.relaxedPeek();
+      if (next == null || next.isWrite() || count + next.opCount > maxBatch) {
+        break;
+      }
+      queue.relaxedPoll();
+      run[n++] = next;
+      runSize = n;
+      count += next.opCount;
+    }
+    readCalls++;
+    readKeys += count;
+    if (count > maxReadRun) {
+      maxReadRun = count;
+    }
+    try {
+      if (n == 1 && first.type == Request.GET) {
+        byte[] value = engine.get(first.key);
+        runSize = 0;
+        run[0] = null;
+        first.complete(value);
+        return 1;
+      }
+      ArrayList<byte[]> keys = this.keys;
+      for (int i = 0; i < n; i++) {
+        Request r = run[i];
+        if (r.type == Request.GET) {
+          keys.add(r.key);
+        } else {
+          @SuppressWarnings("unchecked")
+          List<byte[]> partKeys = (List<byte[]>) r.items;
+          keys.addAll(partKeys);
+        }
+      }
+      List<byte[]> values = engine.multiGet(keys);
+      keys.clear();
+      int at = 0;
+      Object[] results = runResults;
+      for (int i = 0; i < n; i++) {
+        Request r = run[i];
+        if (r.type == Request.GET) {
+          results[i] = values.get(at++);
+        } else {
+          int size = r.opCount;
+          results[i] = n == 1 ? values : values.subList(at, at + size);
+          at += size;
+        }
+      }
+      completeRun(n, results, null);
+    } catch (EngineException e) {
+      keys.clear();
+      finishRun(n, new ShardFailedException(shard, e.getMessage(), e.getCause()));
+    }
+    return n;
+  }
+
+  private void finishRun(int n, Throwable failure) {
+    if (failure != null) {
+      failedRequests += n;
+    }
+    completeRun(n, null, failure);
+  }
+
+  /**
+   * Completes a run: async requests directly; sync requests children-first through the wake-up
+   * tree, then one unpark for its root (see {@link Request#linkWakeTree}).
+   *
+   * @param results per-request results, or null for none
+   * @param failure the failure of every request, or null
+   */
+  private void completeRun(int n, Object[] results, Throwable failure) {
+    Request[] run = this.run;
+    Request[] sync = this.syncRun;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      Request r = run[i];
+      if (r.isSync()) {
+        sync[m++] = r;
+      } else {
+        Object value = results == null ? null : results[i];
+        r.finish(value, failure);
+      }
+    }
+    if (m > 0) {
+      Request.linkWakeTree(sync, m);
+      // Results are needed per sync request in tree order: map through the run index.
+      int j = m;
+      for (int i = n - 1; i >= 0; i--) {
+        Request r = run[i];
+        if (r.isSync()) {
+          r.completeQuietly(results == null ? null : results[i], failure);
+          sync[--j] = null;
+        }
+      }
+      // sync[0] was the first sync request of the run, which is the tree's root.
+      firstSync(n).wakeWaiter();
+    }
+    for (int i = 0; i < n; i++) {
+      run[i] = null;
+      if (results != null) {
+        results[i] = null;
+      }
+    }
+    runSize = 0;
+  }
+
+  private Request firstSync(int n) {
+    for (int i = 0; i < n; i++) {
+      if (run[i].isSync()) {
+        return run[i];
+      }
+    }
+    throw new IllegalStateException("no sync request in run");
+  }
+
+  private int failQueued(Throwable cause) {
+    int n = 0;
+    Request r;
+    while ((r = queue.poll()) != null) {
+      r.fail(cause);
+      n++;
+    }
+    if (n > 0) {
+      failedRequests += n;
+    }
+    return n;
+  }
+
+  /** A broken worker: fail what it holds, fail the store, fail the queue, end. */
+  private void dieOf(Throwable fatal) {
+    Throwable failure = store.fail(shard, fatal);
+    for (int i = 0; i < runSize; i++) {
+      run[i].fail(failure);
+      run[i] = null;
+    }
+    runSize = 0;
+    keys.clear();
+    drainAndTerminate(failure);
+  }
+
+  /**
+   * Executes (or, on a failed store, fails) everything still queued, then ends the agent. Callers
+   * that enqueue after this last drain see the store closed or failed and {@link #isTerminated()},
+   * and fail their own request (see {@link Shard#submit}).
+   */
+  private void drainAndTerminate(Throwable failure) {
+    try {
+      Request r;
+      while ((r = queue.poll()) != null) {
+        Throwable storeFailure = failure != null ? failure : store.failure();
+        if (storeFailure != null) {
+          failQueued(storeFailure);
+          r.fail(storeFailure);
+          continue;
+        }
+        if (r.isWrite()) {
+          runWrites(r);
+        } else {
+          runReads(r);
+        }
+      }
+    } catch (Throwable t) {
+      Throwable storeFailure = store.fail(shard, t);
+      for (int i = 0; i < runSize; i++) {
+        run[i].fail(storeFailure);
+        run[i] = null;
+      }
+      failQueued(storeFailure);
+    } finally {
+      terminated = true;
+    }
+    throw new AgentTerminationException();
+  }
+
+  void requestStop() {
+    stopRequested = true;
+  }
+
+  boolean isTerminated() {
+    return terminated;
+  }
+
+  /** Fails everything queued after the worker thread is gone (used only if the thread never ran). */
+  void failLeftovers(String storeName) {
+    failQueued(new StoreClosedException("store " + storeName + " is closed"));
+    terminated = true;
+  }
+
+  ShardCounters counters() {
+    return new ShardCounters(
+        puts, deletes, batchRequests, writeCalls, writeOps, maxWriteRun, readKeys, readCalls, maxReadRun, failedRequests);
+  }
+
+  /** A snapshot of the worker's counters. */
+  record ShardCounters(
+      long puts,
+      long deletes,
+      long batchRequests,
+      long writeCalls,
+      long writeOps,
+      long maxWriteRun,
+      long readKeys,
+      long readCalls,
+      long maxReadRun,
+      long failedRequests) {}
+}

@@ -1,0 +1,58 @@
+package io.p2kv.internal;
+
+import io.p2kv.Durability;
+import io.p2kv.IdleMode;
+import io.p2kv.Pinning;
+import io.p2kv.QueueFullPolicy;
+import io.p2kv.ReadPath;
+import io.p2kv.rocksdb.RocksDbConfigurer;
+import io.p2kv.internal.engine.EngineFactory;
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/**
+ * Every option of a store, validated and with defaults resolved, in one place (the builder never
+ * changes after {@code open}). {@code shards} is 0 when the caller did not choose: an existing
+ * store then keeps its own, a new one gets {@link #defaultShards()}.
+ *
+ * @param dir store directory
+ * @param shards requested shard count, or 0 for "the store's own or the default"
+ * @param maxBatch max operations per engine call
+ * @param maxBatchBytes max payload bytes per write batch
+ * @param queueCapacity per-shard queue capacity (a power of two)
+ * @param queueFullPolicy what callers do on a full queue
+ * @param idleMode worker idle strategy
+ * @param pinning worker pinning
+ * @param durability WAL and fsync mode
+ * @param readPath where point reads run
+ * @param memoryBudgetBytes total block cache + memtable budget
+ * @param yieldWaitNanos how long sync callers and idle workers poll (yielding) before parking
+ * @param configurer RocksDB tuning hook, or null
+ * @param engineFactory opens engines given the resolved shard count (tests inject faults here)
+ */
+public record StoreConfig(
+    Path dir,
+    int shards,
+    int maxBatch,
+    long maxBatchBytes,
+    int queueCapacity,
+    QueueFullPolicy queueFullPolicy,
+    IdleMode idleMode,
+    Pinning pinning,
+    Durability durability,
+    ReadPath readPath,
+    long memoryBudgetBytes,
+    long yieldWaitNanos,
+    RocksDbConfigurer configurer,
+    Function<Integer, EngineFactory> engineFactory) {
+
+  /**
+   * The shard count of a new store when none is given: one per core, at most 8 (the paper's
+   * default for its 44-core machine is 8).
+   *
+   * @return shards
+   */
+  public static int defaultShards() {
+    return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+  }
+}

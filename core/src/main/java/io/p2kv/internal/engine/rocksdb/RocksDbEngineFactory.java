@@ -1,0 +1,166 @@
+package io.p2kv.internal.engine.rocksdb;
+
+import io.p2kv.Durability;
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineFactory;
+import io.p2kv.rocksdb.RocksDbConfigurer;
+import java.nio.file.Path;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.CompressionType;
+import org.rocksdb.Env;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
+import org.rocksdb.WriteBufferManager;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Opens RocksDB shards that share one memory budget.
+ *
+ * <h2>Shared resources</h2>
+ * One block cache of {@code memoryBudgetBytes}; one {@link WriteBufferManager} that charges all
+ * memtables to that cache and caps them at half of it, so N shards cost one budget, not N; one
+ * {@link Statistics}; RocksDB's process-wide default {@link Env}, whose background pool runs every
+ * shard's flushes and compactions. Index and filter blocks live in the cache too, so the budget
+ * bounds them as well.
+ *
+ * <h2>Close order</h2>
+ * Engines first (each closes its DB, then its write options and options, then calls the tuning
+ * hook's {@code close}); then this factory: write-buffer manager, table filter, cache, statistics.
+ */
+public final class RocksDbEngineFactory implements EngineFactory {
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  /** Smallest memtable a shard gets, whatever the budget. */
+  private static final long MIN_WRITE_BUFFER_BYTES = 4L << 20;
+
+  /** Largest memtable a shard gets (RocksDB's default). */
+  private static final long MAX_WRITE_BUFFER_BYTES = 64L << 20;
+
+  private final int shards;
+  private final Durability durability;
+  private final RocksDbConfigurer configurer;
+  private final long writeBufferBytes;
+
+  private final Cache cache;
+  private final WriteBufferManager writeBufferManager;
+  private final Statistics statistics;
+  private final BloomFilter bloomFilter;
+  private boolean closed;
+
+  /**
+   * Creates the shared resources.
+   *
+   * @param shards number of shards that will be opened
+   * @param memoryBudgetBytes the store's total budget for block cache and memtables
+   * @param durability durability of writes
+   * @param configurer the user's tuning hook, or null
+   */
+  public RocksDbEngineFactory(
+      int shards, long memoryBudgetBytes, Durability durability, RocksDbConfigurer configurer) {
+    this.shards = shards;
+    this.durability = durability;
+    this.configurer = configurer;
+    long memtableBudget = memoryBudgetBytes / 2;
+    // Two memtables per shard fit the budget (one active, one being flushed).
+    this.writeBufferBytes =
+        Math.max(MIN_WRITE_BUFFER_BYTES, Math.min(MAX_WRITE_BUFFER_BYTES, memtableBudget / (2L * shards)));
+    this.cache = new LRUCache(memoryBudgetBytes);
+    this.writeBufferManager = new WriteBufferManager(memtableBudget, cache);
+    this.statistics = new Statistics();
+    this.statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
+    this.bloomFilter = new BloomFilter(10);
+  }
+
+  @Override
+  public Engine open(int shard, Path dir, boolean create) {
+    Options options = new Options();
+    WriteOptions writeOptions = new WriteOptions();
+    RocksDB db = null;
+    boolean hookConfigured = false;
+    try {
+      BlockBasedTableConfig table =
+          new BlockBasedTableConfig()
+              .setBlockCache(cache)
+              .setFilterPolicy(bloomFilter)
+              .setCacheIndexAndFilterBlocks(true)
+              .setPinL0FilterAndIndexBlocksInCache(true)
+              .setBlockSize(4096);
+      options
+          .setCreateIfMissing(create)
+          .setEnv(Env.getDefault())
+          .setStatistics(statistics)
+          .setWriteBufferManager(writeBufferManager)
+          .setWriteBufferSize(writeBufferBytes)
+          .setMaxWriteBufferNumber(3)
+          .setMaxBackgroundJobs(Math.max(2, Runtime.getRuntime().availableProcessors()))
+          .setLevelCompactionDynamicLevelBytes(true)
+          .setCompressionType(CompressionType.LZ4_COMPRESSION)
+          .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
+          .setBytesPerSync(1L << 20)
+          .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+          .setKeepLogFileNum(2)
+          .setTableFormatConfig(table);
+      if (configurer != null) {
+        hookConfigured = true;
+        configurer.configure(shard, options);
+      }
+      writeOptions.setDisableWAL(durability == Durability.NO_WAL);
+      writeOptions.setSync(durability == Durability.SYNC);
+      db = RocksDB.open(options, dir.toString());
+      return new RocksDbEngine(shard, dir, db, options, writeOptions, configurer);
+    } catch (RocksDBException | RuntimeException e) {
+      if (db != null) {
+        db.close();
+      }
+      writeOptions.close();
+      if (hookConfigured) {
+        configurer.close(shard, options);
+      }
+      options.close();
+      if (e instanceof RocksDBException) {
+        throw new EngineException("cannot open RocksDB shard " + shard + " at " + dir + ": " + e.getMessage(), e);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /**
+   * Memtable size per shard chosen from the budget.
+   *
+   * @return bytes
+   */
+  public long writeBufferBytes() {
+    return writeBufferBytes;
+  }
+
+  /**
+   * Number of shards the budget was split over.
+   *
+   * @return shards
+   */
+  public int shards() {
+    return shards;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    writeBufferManager.close();
+    bloomFilter.close();
+    cache.close();
+    statistics.close();
+  }
+}

@@ -1,0 +1,273 @@
+package io.p2kv;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input and injected faults: each fails loudly, affects only what it must, corrupts nothing. */
+class FaultTest {
+  @TempDir Path tmp;
+
+  @Test
+  void shouldRejectNullAndOversizedArgumentsNamingTheProblem() {
+    try (P2kv store = P2kv.builder().shards(2).open(tmp)) {
+      byte[] k = Keys.key("k");
+      assertEquals("key is null", assertThrows(NullPointerException.class, () -> store.put(null, k)).getMessage());
+      assertTrue(assertThrows(NullPointerException.class, () -> store.put(k, null)).getMessage().contains("value is null"));
+      assertEquals("key is null", assertThrows(NullPointerException.class, () -> store.get(null)).getMessage());
+      assertThrows(NullPointerException.class, () -> store.multiGet(Arrays.asList(k, null)));
+      assertThrows(NullPointerException.class, () -> store.write(null));
+      byte[] bigKey = new byte[P2kv.MAX_KEY_BYTES + 1];
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.put(bigKey, k));
+      assertTrue(e.getMessage().contains("65536 bytes") && e.getMessage().contains("65535"), e.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> store.putAsync(bigKey, k));
+      assertThrows(IllegalArgumentException.class, () -> new Batch().put(k, new byte[P2kv.MAX_VALUE_BYTES + 1]));
+      // Nothing was written by the refused calls.
+      assertNull(store.get(k));
+      // Keys and values at the limits are fine, and so is the empty key.
+      store.put(new byte[P2kv.MAX_KEY_BYTES], new byte[0]);
+      assertArrayEquals(new byte[0], store.get(new byte[P2kv.MAX_KEY_BYTES]));
+      store.put(new byte[0], k);
+      assertArrayEquals(k, store.get(new byte[0]));
+    }
+  }
+
+  @Test
+  void shouldRejectInvalidBuilderSettings() {
+    assertThrows(IllegalArgumentException.class, () -> P2kv.builder().shards(0));
+    assertThrows(IllegalArgumentException.class, () -> P2kv.builder().maxBatch(0));
+    assertThrows(IllegalArgumentException.class, () -> P2kv.builder().queueCapacity(1));
+    assertThrows(IllegalArgumentException.class, () -> P2kv.builder().memoryBudgetBytes(1024));
+    assertThrows(NullPointerException.class, () -> P2kv.builder().durability(null));
+  }
+
+  @Test
+  void shouldRejectABatchThatSpansShardsAndWriteNothing() {
+    try (P2kv store = P2kv.builder().shards(4).open(tmp)) {
+      byte[] a = Keys.key("a");
+      byte[] b = null;
+      for (int i = 0; b == null; i++) {
+        byte[] c = Keys.key("b" + i);
+        if (store.shardOf(c) != store.shardOf(a)) {
+          b = c;
+        }
+      }
+      Batch batch = new Batch().put(a, a).put(b, b);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.write(batch));
+      assertTrue(e.getMessage().contains("spans shards"), e.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> store.writeAsync(batch));
+      assertNull(store.get(a));
+      assertNull(store.get(b));
+    }
+  }
+
+  @Test
+  void shouldFailFastWithAFullQueueWhenConfigured() throws Exception {
+    FaultyEngines engines = new FaultyEngines();
+    engines.faults.put(0, FaultyEngines.Fault.BLOCK_WRITES);
+    try (P2kv store = engines.builder(1).queueCapacity(4).queueFullPolicy(QueueFullPolicy.FAIL_FAST).open(tmp)) {
+      CompletableFuture<Void> first = store.putAsync(Keys.key("first"), Keys.key("v"));
+      assertTrue(engines.blocked.await(30, TimeUnit.SECONDS), "worker is inside the blocked write");
+      List<CompletableFuture<Void>> queued = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        queued.add(store.putAsync(Keys.key("q" + i), Keys.key("v")));
+      }
+      CompletableFuture<Void> rejected = store.putAsync(Keys.key("over"), Keys.key("v"));
+      CompletionException ce = assertThrows(CompletionException.class, rejected::join);
+      assertInstanceOf(QueueFullException.class, ce.getCause());
+      assertThrows(QueueFullException.class, () -> store.put(Keys.key("over2"), Keys.key("v")));
+      assertEquals(2, store.stats().rejectedOffers());
+      engines.faults.put(0, FaultyEngines.Fault.NONE);
+      engines.release.countDown();
+      first.join();
+      queued.forEach(CompletableFuture::join);
+      assertNull(store.get(Keys.key("over")), "a rejected request has no effect");
+      assertArrayEquals(Keys.key("v"), store.get(Keys.key("q3")));
+    }
+  }
+
+  @Test
+  void shouldMakeCallersWaitOnAFullQueueByDefault() throws Exception {
+    FaultyEngines engines = new FaultyEngines();
+    engines.faults.put(0, FaultyEngines.Fault.BLOCK_WRITES);
+    try (P2kv store = engines.builder(1).queueCapacity(2).open(tmp)) {
+      store.putAsync(Keys.key("first"), Keys.key("v"));
+      assertTrue(engines.blocked.await(30, TimeUnit.SECONDS));
+      store.putAsync(Keys.key("a"), Keys.key("v"));
+      store.putAsync(Keys.key("b"), Keys.key("v"));
+      CountDownLatch entered = new CountDownLatch(1);
+      CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> {
+        entered.countDown();
+        store.put(Keys.key("c"), Keys.key("v"));
+      });
+      entered.await();
+      // The caller found the queue full (counted) and is still waiting, not failed.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (store.stats().rejectedOffers() == 0 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertEquals(1, store.stats().rejectedOffers());
+      assertTrue(!waiting.isDone(), "the caller waits while the queue is full");
+      engines.faults.put(0, FaultyEngines.Fault.NONE);
+      engines.release.countDown();
+      waiting.get(30, TimeUnit.SECONDS);
+      assertArrayEquals(Keys.key("v"), store.get(Keys.key("c")));
+    }
+  }
+
+  @Test
+  void shouldFailOnlyTheAffectedShardsRequestsOnAnEngineError() {
+    FaultyEngines engines = new FaultyEngines();
+    try (P2kv store = engines.builder(4).open(tmp)) {
+      engines.faults.put(2, FaultyEngines.Fault.FAIL_WRITES);
+      int failed = 0;
+      int ok = 0;
+      for (int i = 0; i < 200; i++) {
+        byte[] k = Keys.key("k" + i);
+        if (store.shardOf(k) == 2) {
+          ShardFailedException e = assertThrows(ShardFailedException.class, () -> store.put(k, k));
+          assertEquals(2, e.shard());
+          assertTrue(e.getMessage().contains("shard 2") && e.getMessage().contains("No space left"), e.getMessage());
+          assertNull(store.get(k), "a failed write is not applied");
+          failed++;
+        } else {
+          store.put(k, k);
+          assertArrayEquals(k, store.get(k));
+          ok++;
+        }
+      }
+      assertTrue(failed > 0 && ok > 0);
+      // The store stays open; once the engine recovers the shard works again.
+      engines.faults.remove(2);
+      for (int i = 0; i < 200; i++) {
+        byte[] k = Keys.key("k" + i);
+        store.put(k, k);
+        assertArrayEquals(k, store.get(k));
+      }
+    }
+  }
+
+  @Test
+  void shouldFailTheWholeStoreWhenAWorkerDies() {
+    FaultyEngines engines = new FaultyEngines();
+    P2kv store = engines.builder(2).open(tmp);
+    byte[] k0 = null;
+    byte[] k1 = null;
+    for (int i = 0; k0 == null || k1 == null; i++) {
+      byte[] k = Keys.key("k" + i);
+      if (store.shardOf(k) == 0) {
+        k0 = k;
+      } else {
+        k1 = k;
+      }
+    }
+    store.put(k0, k0);
+    engines.faults.put(1, FaultyEngines.Fault.DIE_ON_WRITE);
+    byte[] dying = k1;
+    StoreFailedException e = assertThrows(StoreFailedException.class, () -> store.put(dying, dying));
+    assertTrue(e.getMessage().contains("shard 1"), e.getMessage());
+    byte[] other = k0;
+    assertThrows(StoreFailedException.class, () -> store.put(other, other), "every later call fails");
+    assertThrows(StoreFailedException.class, () -> store.get(other));
+    assertTrue(store.putAsync(other, other).isCompletedExceptionally());
+    store.close();
+    assertThrows(StoreClosedException.class, () -> store.get(other));
+    engines.faults.clear();
+    try (P2kv reopened = P2kv.builder().open(tmp)) {
+      assertArrayEquals(k0, reopened.get(k0), "writes acknowledged before the failure survive");
+      assertNull(reopened.get(k1));
+    }
+  }
+
+  @Test
+  void shouldCompleteOrFailEveryRequestWhenClosingUnderLoad() throws Exception {
+    P2kv store = P2kv.builder().shards(4).queueCapacity(64).open(tmp);
+    int threads = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    AtomicInteger acknowledged = new AtomicInteger();
+    AtomicReference<Throwable> unexpected = new AtomicReference<>();
+    CountDownLatch running = new CountDownLatch(threads);
+    List<Future<?>> done = new ArrayList<>();
+    List<byte[]> acked = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      done.add(pool.submit(() -> {
+        running.countDown();
+        for (int i = 0; ; i++) {
+          byte[] k = Keys.key("t" + thread + "-" + i);
+          try {
+            if (i % 2 == 0) {
+              store.put(k, k);
+              acked.add(k);
+            } else {
+              store.putAsync(k, k).join();
+              acked.add(k);
+            }
+            acknowledged.incrementAndGet();
+          } catch (StoreClosedException | CompletionException e) {
+            if (e instanceof CompletionException && !(e.getCause() instanceof StoreClosedException)) {
+              unexpected.set(e);
+            }
+            return;
+          } catch (Throwable e) {
+            unexpected.set(e);
+            return;
+          }
+        }
+      }));
+    }
+    running.await();
+    while (acknowledged.get() < 2000) {
+      Thread.onSpinWait();
+    }
+    store.close();
+    for (Future<?> f : done) {
+      f.get(60, TimeUnit.SECONDS); // none hangs
+    }
+    pool.shutdown();
+    assertNull(unexpected.get());
+    try (P2kv reopened = P2kv.builder().open(tmp)) {
+      for (byte[] k : acked) {
+        assertArrayEquals(k, reopened.get(k), "every acknowledged write is there");
+      }
+    }
+  }
+
+  @Test
+  void shouldRefuseABlockingCallFromACallback() {
+    try (P2kv store = P2kv.builder().shards(1).open(tmp)) {
+      CompletableFuture<Throwable> seen = new CompletableFuture<>();
+      store.putAsync(Keys.key("a"), Keys.key("b"), (v, e) -> {
+        try {
+          store.put(Keys.key("c"), Keys.key("d"));
+          seen.complete(null);
+        } catch (Throwable t) {
+          seen.complete(t);
+        }
+      });
+      Throwable t = seen.join();
+      assertInstanceOf(IllegalStateException.class, t);
+      assertTrue(t.getMessage().contains("deadlock"), t.getMessage());
+      assertArrayEquals(Keys.key("b"), store.get(Keys.key("a")));
+    }
+  }
+}

@@ -1,0 +1,144 @@
+package io.p2kv;
+
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineFactory;
+import io.p2kv.internal.engine.EngineProperty;
+import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+
+/**
+ * Real RocksDB engines with switches to inject faults into chosen shards: engine errors, a worker
+ * that blocks inside a write (to fill its queue), a worker that dies.
+ */
+final class FaultyEngines implements Function<Integer, EngineFactory> {
+  enum Fault {
+    NONE,
+    FAIL_WRITES,
+    BLOCK_WRITES,
+    DIE_ON_WRITE
+  }
+
+  final ConcurrentHashMap<Integer, Fault> faults = new ConcurrentHashMap<>();
+  final CountDownLatch release = new CountDownLatch(1);
+  final CountDownLatch blocked = new CountDownLatch(1);
+
+  P2kv.Builder builder(int shards) {
+    return P2kv.builder().shards(shards).memoryBudgetBytes(64L << 20).engineFactory(this);
+  }
+
+  @Override
+  public EngineFactory apply(Integer shards) {
+    RocksDbEngineFactory real = new RocksDbEngineFactory(shards, 64L << 20, Durability.WAL, null);
+    return new EngineFactory() {
+      @Override
+      public Engine open(int shard, Path dir, boolean create) {
+        return new Faulty(shard, real.open(shard, dir, create));
+      }
+
+      @Override
+      public void close() {
+        real.close();
+      }
+    };
+  }
+
+  private final class Faulty implements Engine {
+    private final int shard;
+    private final Engine d;
+
+    Faulty(int shard, Engine delegate) {
+      this.shard = shard;
+      this.d = delegate;
+    }
+
+    private void beforeWrite() {
+      switch (faults.getOrDefault(shard, Fault.NONE)) {
+        case FAIL_WRITES -> throw new EngineException(
+            "RocksDB write failed on shard " + shard + ": IO error: No space left on device", new RuntimeException("ENOSPC"));
+        case BLOCK_WRITES -> {
+          blocked.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        case DIE_ON_WRITE -> throw new IllegalStateException("injected bug in shard " + shard);
+        case NONE -> {}
+      }
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      beforeWrite();
+      d.put(key, value);
+    }
+
+    @Override
+    public void delete(byte[] key) {
+      beforeWrite();
+      d.delete(key);
+    }
+
+    // Batch operations are held here and forwarded only when the commit goes ahead, so that an
+    // injected failure leaves nothing written, as a real failed commit does.
+    private final java.util.ArrayList<byte[][]> pending = new java.util.ArrayList<>();
+
+    @Override
+    public void batchPut(byte[] key, byte[] value) {
+      pending.add(new byte[][] {key, value});
+    }
+
+    @Override
+    public void batchDelete(byte[] key) {
+      pending.add(new byte[][] {key, null});
+    }
+
+    @Override
+    public void commitBatch() {
+      try {
+        beforeWrite();
+        for (byte[][] op : pending) {
+          if (op[1] == null) {
+            d.batchDelete(op[0]);
+          } else {
+            d.batchPut(op[0], op[1]);
+          }
+        }
+      } finally {
+        pending.clear();
+      }
+      d.commitBatch();
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+      return d.get(key);
+    }
+
+    @Override
+    public List<byte[]> multiGet(List<byte[]> keys) {
+      return d.multiGet(keys);
+    }
+
+    @Override
+    public long property(EngineProperty property) {
+      return d.property(property);
+    }
+
+    @Override
+    public void flush() {
+      d.flush();
+    }
+
+    @Override
+    public void close() {
+      d.close();
+    }
+  }
+}

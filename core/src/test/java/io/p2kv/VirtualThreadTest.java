@@ -1,0 +1,52 @@
+package io.p2kv;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Many virtual-thread callers on few carriers: the wait path must unmount (no {@code
+ * synchronized}), or this test deadlocks. Runs on JDK 21+ (found by reflection, the library
+ * targets 17).
+ */
+class VirtualThreadTest {
+  @TempDir Path tmp;
+
+  @Test
+  void shouldServeThousandsOfBlockedVirtualThreadCallers() throws Exception {
+    ExecutorService vexec;
+    try {
+      vexec = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+    } catch (NoSuchMethodException e) {
+      assumeTrue(false, "virtual threads need JDK 21+");
+      return;
+    }
+    try (P2kv store = P2kv.builder().shards(2).readPath(ReadPath.WORKER).open(tmp)) {
+      List<Future<?>> fs = new ArrayList<>();
+      for (int t = 0; t < 2000; t++) {
+        byte[] k = Keys.key("vt" + t);
+        fs.add(vexec.submit(() -> {
+          for (int i = 0; i < 20; i++) {
+            store.put(k, Keys.key("v" + i));
+            assertArrayEquals(Keys.key("v" + i), store.get(k));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : fs) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      vexec.shutdown();
+    }
+  }
+}

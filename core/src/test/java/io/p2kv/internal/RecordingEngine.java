@@ -1,0 +1,100 @@
+package io.p2kv.internal;
+
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineProperty;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An in-memory engine that records every call, for stepping a worker in tests. A second engine
+ * behind the {@link Engine} interface, which also shows the worker does not depend on RocksDB.
+ */
+class RecordingEngine implements Engine {
+  /** Calls in order, e.g. "put", "batch:3", "get", "multiGet:2". */
+  final List<String> calls = new CopyOnWriteArrayList<>();
+  final TreeMap<String, byte[]> data = new TreeMap<>();
+  private final List<Object[]> pending = new ArrayList<>();
+  volatile boolean failWrites;
+
+  private static String k(byte[] key) {
+    return Arrays.toString(key);
+  }
+
+  @Override
+  public synchronized void put(byte[] key, byte[] value) {
+    calls.add("put");
+    checkFail();
+    data.put(k(key), value);
+  }
+
+  @Override
+  public synchronized void delete(byte[] key) {
+    calls.add("delete");
+    checkFail();
+    data.remove(k(key));
+  }
+
+  @Override
+  public synchronized void batchPut(byte[] key, byte[] value) {
+    pending.add(new Object[] {key, value});
+  }
+
+  @Override
+  public synchronized void batchDelete(byte[] key) {
+    pending.add(new Object[] {key, null});
+  }
+
+  @Override
+  public synchronized void commitBatch() {
+    calls.add("batch:" + pending.size());
+    try {
+      checkFail();
+      for (Object[] op : pending) {
+        if (op[1] == null) {
+          data.remove(k((byte[]) op[0]));
+        } else {
+          data.put(k((byte[]) op[0]), (byte[]) op[1]);
+        }
+      }
+    } finally {
+      pending.clear();
+    }
+  }
+
+  private void checkFail() {
+    if (failWrites) {
+      throw new EngineException("injected write failure", new RuntimeException("disk full"));
+    }
+  }
+
+  @Override
+  public synchronized byte[] get(byte[] key) {
+    calls.add("get");
+    return data.get(k(key));
+  }
+
+  @Override
+  public synchronized List<byte[]> multiGet(List<byte[]> keys) {
+    calls.add("multiGet:" + keys.size());
+    List<byte[]> out = new ArrayList<>();
+    for (byte[] key : keys) {
+      out.add(data.get(k(key)));
+    }
+    return out;
+  }
+
+  @Override
+  public long property(EngineProperty property) {
+    return -1;
+  }
+
+  @Override
+  public void flush() {}
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,209 @@
+package io.p2kv.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2kv.Batch;
+import io.p2kv.IdleMode;
+import io.p2kv.Pinning;
+import io.p2kv.QueueFullPolicy;
+import io.p2kv.ShardFailedException;
+import io.p2kv.StoreFailedException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.concurrent.AgentInvoker;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Steps one shard worker through {@link AgentInvoker}, with no worker thread and no sleeps, and
+ * checks the opportunistic batching of the p2KVS paper's Algorithm 1 call by call.
+ */
+class ShardWorkerTest {
+  private final RecordingEngine engine = new RecordingEngine();
+  private final StoreState state = new StoreState("test");
+
+  private Shard shard(int maxBatch, long maxBatchBytes) {
+    return new Shard(
+        0,
+        Path.of("unused"),
+        engine,
+        state,
+        64,
+        QueueFullPolicy.FAIL_FAST,
+        IdleMode.PARK,
+        new CpuPinning(Pinning.NEVER, 1, 1, "test"),
+        0,
+        maxBatch,
+        maxBatchBytes);
+  }
+
+  private static byte[] b(int i) {
+    return new byte[] {(byte) i};
+  }
+
+  private static AgentInvoker invoker(Shard shard) {
+    AgentInvoker invoker = new AgentInvoker(t -> {}, null, shard.worker);
+    invoker.start();
+    return invoker;
+  }
+
+  private static <T> CompletableFuture<T> f() {
+    return new CompletableFuture<>();
+  }
+
+  @Test
+  void shouldMergeConsecutiveSameTypeRequestsAndKeepTypeOrder() {
+    Shard shard = shard(32, 1 << 20);
+    List<CompletableFuture<?>> fs = new ArrayList<>();
+    CompletableFuture<Void> p1 = f();
+    CompletableFuture<Void> p2 = f();
+    CompletableFuture<byte[]> g1 = f();
+    CompletableFuture<byte[]> g2 = f();
+    CompletableFuture<Void> d1 = f();
+    fs.add(p1);
+    shard.submit(Request.put(b(1), b(10), p1));
+    shard.submit(Request.put(b(2), b(20), p2));
+    shard.submit(Request.get(b(1), g1));
+    shard.submit(Request.get(b(3), g2));
+    shard.submit(Request.delete(b(1), d1));
+
+    int handled = invoker(shard).invoke();
+
+    assertEquals(5, handled);
+    assertEquals(List.of("batch:2", "multiGet:2", "delete"), engine.calls);
+    assertArrayEquals(b(10), g1.join(), "the read after the writes sees them");
+    assertNull(g2.join());
+    assertTrue(d1.isDone() && p1.isDone() && p2.isDone());
+    assertNull(engine.data.get("[1]"), "the delete queued after the read ran after it");
+  }
+
+  @Test
+  void shouldNeverWaitForMoreRequests() {
+    Shard shard = shard(32, 1 << 20);
+    AgentInvoker invoker = invoker(shard);
+    assertEquals(0, invoker.invoke(), "an empty queue is no work");
+    CompletableFuture<Void> p = f();
+    shard.submit(Request.put(b(1), b(1), p));
+    assertEquals(1, invoker.invoke());
+    assertEquals(List.of("put"), engine.calls, "a lone put uses the single-operation call");
+    assertTrue(p.isDone());
+  }
+
+  @Test
+  void shouldCapWriteRunsByCountAndBytes() {
+    Shard byCount = shard(3, 1 << 20);
+    for (int i = 0; i < 7; i++) {
+      byCount.submit(Request.put(b(i), b(i), f()));
+    }
+    invoker(byCount).invoke();
+    assertEquals(List.of("batch:3", "batch:3", "put"), engine.calls);
+
+    engine.calls.clear();
+    // Each put is 1 + 100 bytes; a 250-byte cap fits two.
+    Shard byBytes = shard(32, 250);
+    for (int i = 0; i < 5; i++) {
+      byBytes.submit(Request.put(b(i), new byte[100], f()));
+    }
+    invoker(byBytes).invoke();
+    assertEquals(List.of("batch:2", "batch:2", "put"), engine.calls);
+  }
+
+  @Test
+  void shouldRunAnOversizedRequestAlone() {
+    Shard shard = shard(4, 1 << 20);
+    List<Batch.Op> ops = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      ops.add(new Batch.Op(b(i), b(i)));
+    }
+    shard.submit(Request.put(b(100), b(1), f()));
+    shard.submit(Request.batch(ops, 20, f()));
+    shard.submit(Request.put(b(101), b(1), f()));
+    invoker(shard).invoke();
+    assertEquals(List.of("put", "batch:10", "put"), engine.calls);
+  }
+
+  @Test
+  void shouldSplitMultiGetPartsAcrossReadRunsByKeyCount() {
+    Shard shard = shard(4, 1 << 20);
+    CompletableFuture<Object> part = f();
+    shard.submit(Request.get(b(1), f()));
+    shard.submit(Request.multiGet(List.of(b(1), b(2), b(3)), part, 0));
+    shard.submit(Request.get(b(2), f()));
+    invoker(shard).invoke();
+    assertEquals(List.of("multiGet:4", "get"), engine.calls);
+    assertEquals(3, ((List<?>) part.join()).size());
+  }
+
+  @Test
+  void shouldFailOnlyTheRequestsOfAFailedEngineCall() {
+    Shard shard = shard(2, 1 << 20);
+    CompletableFuture<Void> a = f();
+    CompletableFuture<Void> b = f();
+    CompletableFuture<byte[]> g = f();
+    shard.submit(Request.put(b(1), b(1), a));
+    shard.submit(Request.put(b(2), b(2), b));
+    shard.submit(Request.get(b(1), g));
+    engine.failWrites = true;
+    invoker(shard).invoke();
+    ShardFailedException e = assertInstanceOf(ShardFailedException.class, assertThrows(Exception.class, a::join).getCause());
+    assertEquals(0, e.shard());
+    assertTrue(b.isCompletedExceptionally());
+    assertNull(g.join(), "the read after the failed batch still runs");
+    assertEquals(2, shard.worker.counters().failedRequests());
+  }
+
+  @Test
+  void shouldFailTheStoreAndEveryQueuedRequestWhenTheWorkerDies() {
+    Shard shard =
+        new Shard(
+            0, Path.of("unused"), new RecordingEngine() {
+              @Override
+              public synchronized void put(byte[] key, byte[] value) {
+                throw new OutOfMemoryError("injected");
+              }
+            }, state, 64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, new CpuPinning(Pinning.NEVER, 1, 1, "t"), 0, 32, 1 << 20);
+    CompletableFuture<Void> dies = f();
+    shard.submit(Request.put(b(1), b(1), dies));
+    AgentInvoker invoker = invoker(shard);
+    invoker.invoke();
+    // The worker failed its request, marked the store failed and ended itself.
+    assertInstanceOf(StoreFailedException.class, assertThrows(Exception.class, dies::join).getCause());
+    assertTrue(shard.worker.isTerminated());
+    assertThrows(StoreFailedException.class, state::checkOpen);
+  }
+
+  @Test
+  void shouldCompleteSyncRequestsOfARunExactlyOnceThroughTheWakeTree() throws Exception {
+    Shard shard = shard(32, 1 << 20);
+    int callers = 20;
+    List<Thread> threads = new ArrayList<>();
+    AtomicInteger completed = new AtomicInteger();
+    List<Request> requests = new ArrayList<>();
+    for (int i = 0; i < callers; i++) {
+      Request r = Request.put(b(i), b(i), null);
+      requests.add(r);
+      shard.submit(r);
+    }
+    for (Request r : requests) {
+      Thread t = new Thread(() -> {
+        r.await(0);
+        r.resultOrThrow();
+        completed.incrementAndGet();
+      });
+      threads.add(t);
+      t.start();
+    }
+    invoker(shard).invoke();
+    for (Thread t : threads) {
+      t.join(30_000);
+    }
+    assertEquals(callers, completed.get(), "every parked caller of the run was woken");
+  }
+}
