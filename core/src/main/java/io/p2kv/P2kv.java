@@ -295,6 +295,14 @@ public final class P2kv implements AutoCloseable {
     core.flush();
   }
 
+  /**
+   * Flushes and fully compacts every shard, and waits. An administrative operation (before a
+   * read benchmark, after a bulk load); concurrent reads and writes keep working meanwhile.
+   */
+  public void compact() {
+    core.compact();
+  }
+
   StoreCore core() {
     return core;
   }
@@ -335,7 +343,8 @@ public final class P2kv implements AutoCloseable {
     /**
      * Number of shards (RocksDB instances and worker threads) of a new store. An existing store
      * keeps the count in its manifest; giving another count fails with {@link
-     * ManifestMismatchException}. Default: one per available core, at most 8.
+     * ManifestMismatchException}. Default: one per two available cores, at least 1, at most 8
+     * (each worker wants a core of its own; callers and compaction need the rest).
      *
      * @param shards 1 to 1024
      * @return this builder

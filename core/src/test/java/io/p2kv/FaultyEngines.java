@@ -137,6 +137,11 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     }
 
     @Override
+    public void compact() {
+      d.compact();
+    }
+
+    @Override
     public void close() {
       d.close();
     }

@@ -47,12 +47,15 @@ public record StoreConfig(
     Function<Integer, EngineFactory> engineFactory) {
 
   /**
-   * The shard count of a new store when none is given: one per core, at most 8 (the paper's
-   * default for its 44-core machine is 8).
+   * The shard count of a new store when none is given: one worker per two cores, at least 1 and at
+   * most 8 (the paper's default on its 44-core machine). p2KVS gives each worker a core of its own
+   * and leaves the others to callers and RocksDB's background threads; on the 2-core reference
+   * machine 1 shard measured faster than 2 for sync and async puts with 16 callers (see
+   * docs/benchmarks/RESULTS.md).
    *
    * @return shards
    */
   public static int defaultShards() {
-    return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+    return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors() / 2));
   }
 }

@@ -679,6 +679,21 @@ public final class StoreCore implements AutoCloseable {
     }
   }
 
+  /** Flushes, then fully compacts every shard (tools and benchmarks). */
+  public void compact() {
+    for (Shard s : shards) {
+      s.enterDirect();
+      try {
+        s.engine.flush();
+        s.engine.compact();
+      } catch (EngineException e) {
+        throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
+      } finally {
+        s.exitDirect();
+      }
+    }
+  }
+
   /**
    * Whether close has begun.
    *

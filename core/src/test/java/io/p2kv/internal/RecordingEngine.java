@@ -96,5 +96,8 @@ class RecordingEngine implements Engine {
   public void flush() {}
 
   @Override
+  public void compact() {}
+
+  @Override
   public void close() {}
 }

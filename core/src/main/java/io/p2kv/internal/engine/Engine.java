@@ -79,6 +79,9 @@ public interface Engine extends AutoCloseable {
    */
   void flush();
 
+  /** Compacts the whole key range and waits (used by tools and benchmarks). */
+  void compact();
+
   /** Frees the engine's resources. Idempotent. */
   @Override
   void close();

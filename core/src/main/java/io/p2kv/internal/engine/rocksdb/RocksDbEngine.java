@@ -136,6 +136,15 @@ final class RocksDbEngine implements Engine {
     }
   }
 
+  @Override
+  public void compact() {
+    try {
+      db.compactRange();
+    } catch (RocksDBException e) {
+      throw failure("compact", e);
+    }
+  }
+
   private EngineException failure(String operation, RocksDBException e) {
     String status = e.getStatus() == null ? "" : " [" + e.getStatus().getCodeString() + "]";
     return new EngineException(

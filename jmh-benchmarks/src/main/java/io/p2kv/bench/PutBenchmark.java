@@ -1,0 +1,162 @@
+package io.p2kv.bench;
+
+import io.p2kv.Durability;
+import io.p2kv.P2kv;
+import io.p2kv.ReadPath;
+import java.util.ArrayDeque;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.ThreadParams;
+
+/**
+ * Random puts into p2kv: sync, async with futures, async with callbacks. Compare with {@link
+ * RocksDbPutBenchmark} and {@link BatchLimitBenchmark} run with the same parameters in the same
+ * run (the suite script does).
+ *
+ * <p>Each trial opens a fresh store in a temporary directory and deletes it afterwards. Async
+ * callers keep up to {@code window} requests in flight each; the {@code windowWaits} counter
+ * shows how often a caller had to wait for its window, {@code rejectedOffers} how often a caller
+ * found a shard queue full (back-pressure).
+ *
+ * <p>Run: {@code java -jar jmh-benchmarks/target/benchmarks.jar PutBenchmark -t 16 -p shards=1
+ * -p maxBatch=32 -p valueBytes=112 -p durability=WAL -prof gc}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 1, time = 3)
+@Measurement(iterations = 3, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class PutBenchmark {
+  /** Number of shards. */
+  @Param({"1", "2", "4"})
+  public int shards;
+
+  /** Most operations per engine call; 1 turns batching off. */
+  @Param({"32", "1"})
+  public int maxBatch;
+
+  /** Value size (keys are 16 bytes). */
+  @Param({"112", "1024"})
+  public int valueBytes;
+
+  /** WAL (no fsync) or SYNC (fsync per batch). */
+  @Param({"WAL", "SYNC"})
+  public String durability;
+
+  /** Async requests in flight per caller thread. */
+  @Param({"64"})
+  public int window;
+
+  P2kv store;
+  long lastRejected;
+
+  @Setup(Level.Trial)
+  public void open() {
+    store = Stores.open(shards, maxBatch, Durability.valueOf(durability), ReadPath.DIRECT);
+  }
+
+  @TearDown(Level.Trial)
+  public void close() {
+    Stores.printStats("p2kv", store);
+    Stores.closeAndDelete(store);
+  }
+
+  /** Per caller thread: its random keys, its value, its async window. */
+  @State(Scope.Thread)
+  public static class Caller {
+    SplittableRandom rnd;
+    byte[] value;
+    final ArrayDeque<CompletableFuture<Void>> inFlight = new ArrayDeque<>();
+    final AtomicLong completed = new AtomicLong();
+    long issued;
+
+    @Setup(Level.Trial)
+    public void setup(PutBenchmark b, ThreadParams t) {
+      rnd = new SplittableRandom(1234 + t.getThreadIndex());
+      value = BenchData.value(b.valueBytes, rnd);
+    }
+
+    @TearDown(Level.Iteration)
+    public void drain() {
+      while (!inFlight.isEmpty()) {
+        inFlight.poll().join();
+      }
+      while (completed.get() < issued) {
+        Thread.yield();
+      }
+    }
+  }
+
+  /** Back-pressure made visible. */
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  @State(Scope.Thread)
+  public static class Backpressure {
+    /** Times this caller found its async window full and waited. */
+    public long windowWaits;
+
+    /** Times callers found a shard queue full (reported by thread 0 for all). */
+    public long rejectedOffers;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      windowWaits = 0;
+      rejectedOffers = 0;
+    }
+
+    @TearDown(Level.Iteration)
+    public void collect(PutBenchmark b, ThreadParams t) {
+      if (t.getThreadIndex() == 0) {
+        long now = b.store.stats().rejectedOffers();
+        rejectedOffers = now - b.lastRejected;
+        b.lastRejected = now;
+      }
+    }
+  }
+
+  @Benchmark
+  public void syncPut(Caller c) {
+    store.put(BenchData.randomKey(c.rnd), c.value);
+  }
+
+  @Benchmark
+  public void asyncPut(Caller c, Backpressure bp) {
+    c.inFlight.add(store.putAsync(BenchData.randomKey(c.rnd), c.value));
+    if (c.inFlight.size() >= window) {
+      CompletableFuture<Void> oldest = c.inFlight.poll();
+      if (!oldest.isDone()) {
+        bp.windowWaits++;
+        oldest.join();
+      }
+    }
+  }
+
+  @Benchmark
+  public void asyncPutCallback(Caller c, Backpressure bp) {
+    if (c.issued - c.completed.get() >= window) {
+      bp.windowWaits++;
+      do {
+        Thread.yield();
+      } while (c.issued - c.completed.get() >= window);
+    }
+    c.issued++;
+    AtomicLong completed = c.completed;
+    store.putAsync(BenchData.randomKey(c.rnd), c.value, (v, e) -> completed.incrementAndGet());
+  }
+}

@@ -1,0 +1,137 @@
+package io.p2kv.bench;
+
+import io.p2kv.Durability;
+import io.p2kv.internal.Partitioner;
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
+import io.p2kv.rocksdb.RocksDbConfigurer;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The plain-RocksDB baselines a user would pick instead of p2kv: callers call RocksDB directly,
+ * no queues, no workers. Opened through p2kv's own engine factory, so every instance has exactly
+ * the options of a p2kv shard (block cache, bloom filters, memtable budget, compression,
+ * durability); only the write-path variant differs.
+ *
+ * <ul>
+ *   <li>{@code rocksdb}: one instance, default write path;
+ *   <li>{@code rocksdb-pipelined}: one instance, {@code enable_pipelined_write};
+ *   <li>{@code rocksdb-unordered}: one instance, {@code unordered_write} (weaker snapshot
+ *       guarantees; the fastest a user could configure);
+ *   <li>{@code rocksdb-xN}: N instances, keys hashed by the caller exactly as p2kv does (the
+ *       paper's multi-instance baseline).
+ * </ul>
+ */
+public final class RocksBaseline implements AutoCloseable {
+  /** Every baseline name accepted by {@link #open}. */
+  public static final List<String> NAMES =
+      List.of("rocksdb", "rocksdb-pipelined", "rocksdb-unordered", "rocksdb-x2", "rocksdb-x4");
+
+  private final Path dir;
+  private final RocksDbEngineFactory factory;
+  private final Engine[] engines;
+  private final Partitioner partitioner;
+
+  private RocksBaseline(Path dir, RocksDbEngineFactory factory, Engine[] engines) {
+    this.dir = dir;
+    this.factory = factory;
+    this.engines = engines;
+    this.partitioner = new Partitioner(engines.length);
+  }
+
+  /**
+   * Opens a fresh baseline in a temporary directory.
+   *
+   * @param name one of {@link #NAMES}
+   * @param durability as for p2kv
+   * @param memoryBudgetBytes the same budget p2kv gets
+   * @return the open baseline
+   */
+  public static RocksBaseline open(String name, Durability durability, long memoryBudgetBytes) {
+    int instances = 1;
+    RocksDbConfigurer hook = null;
+    switch (name) {
+      case "rocksdb" -> {}
+      case "rocksdb-pipelined" -> hook = (shard, options) -> options.setEnablePipelinedWrite(true);
+      case "rocksdb-unordered" -> hook = (shard, options) -> options.setUnorderedWrite(true);
+      default -> {
+        if (!name.startsWith("rocksdb-x")) {
+          throw new IllegalArgumentException("unknown baseline " + name + "; one of " + NAMES);
+        }
+        instances = Integer.parseInt(name.substring("rocksdb-x".length()));
+      }
+    }
+    Path dir = BenchData.tempDir("rocks-baseline");
+    RocksDbEngineFactory factory = new RocksDbEngineFactory(instances, memoryBudgetBytes, durability, hook);
+    Engine[] engines = new Engine[instances];
+    for (int i = 0; i < instances; i++) {
+      engines[i] = factory.open(i, dir.resolve("instance-" + i), true);
+    }
+    return new RocksBaseline(dir, factory, engines);
+  }
+
+  private Engine engine(byte[] key) {
+    return engines[partitioner.shardOf(key)];
+  }
+
+  /** A direct RocksDB put from the calling thread. */
+  public void put(byte[] key, byte[] value) {
+    engine(key).put(key, value);
+  }
+
+  /** A direct RocksDB get from the calling thread. */
+  public byte[] get(byte[] key) {
+    return engine(key).get(key);
+  }
+
+  /** A direct multiGet (single-instance baselines only). */
+  public List<byte[]> multiGet(List<byte[]> keys) {
+    return engines[0].multiGet(keys);
+  }
+
+  /**
+   * Writes a batch to the first instance with one call (the batching limit benchmark: single
+   * writer only).
+   */
+  public void writeBatch(List<byte[]> keys, byte[] value) {
+    Engine e = engines[0];
+    for (byte[] k : keys) {
+      e.batchPut(k, value);
+    }
+    e.commitBatch();
+  }
+
+  /** Loads keys {@code 0..n-1} with batches (single thread), then flushes and compacts. */
+  public void preload(long n, int valueBytes) {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
+    byte[] value = BenchData.value(valueBytes, rnd);
+    Engine[] es = engines;
+    int[] pending = new int[es.length];
+    for (long i = 0; i < n; i++) {
+      byte[] k = BenchData.key(i);
+      int s = partitioner.shardOf(k);
+      es[s].batchPut(k, value);
+      if (++pending[s] == 1000) {
+        es[s].commitBatch();
+        pending[s] = 0;
+      }
+    }
+    for (int s = 0; s < es.length; s++) {
+      if (pending[s] > 0) {
+        es[s].commitBatch();
+      }
+      es[s].flush();
+      es[s].compact();
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Engine e : engines) {
+      e.close();
+    }
+    factory.close();
+    BenchData.deleteTree(dir);
+  }
+}

@@ -1,0 +1,67 @@
+package io.p2kv.bench;
+
+import io.p2kv.Durability;
+import io.p2kv.P2kv;
+import io.p2kv.ReadPath;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Opening and loading p2kv stores for benchmarks. */
+public final class Stores {
+  private Stores() {}
+
+  /** The memory budget every benchmark gives p2kv and the baselines alike (p2kv's default). */
+  public static final long MEMORY_BUDGET_BYTES = 512L << 20;
+
+  /** A p2kv store in a fresh temporary directory. */
+  public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath) {
+    Path dir = BenchData.tempDir("p2kv-bench");
+    return P2kv.builder()
+        .shards(shards)
+        .maxBatch(maxBatch)
+        .durability(durability)
+        .readPath(readPath)
+        .memoryBudgetBytes(MEMORY_BUDGET_BYTES)
+        .open(dir);
+  }
+
+  /** Closes a store and deletes its directory. */
+  public static void closeAndDelete(P2kv store) {
+    if (store != null) {
+      Path dir = store.dir();
+      store.close();
+      BenchData.deleteTree(dir);
+    }
+  }
+
+  /** Loads keys {@code 0..n-1} with async puts (1024 in flight), then flushes and compacts. */
+  public static void preload(P2kv store, long n, int valueBytes) {
+    byte[] value = BenchData.value(valueBytes, new SplittableRandom(42));
+    Semaphore window = new Semaphore(1024);
+    AtomicReference<Throwable> error = new AtomicReference<>();
+    for (long i = 0; i < n; i++) {
+      window.acquireUninterruptibly();
+      store.putAsync(BenchData.key(i), value, (v, e) -> {
+        if (e != null) {
+          error.set(e);
+        }
+        window.release();
+      });
+    }
+    window.acquireUninterruptibly(1024);
+    if (error.get() != null) {
+      throw new IllegalStateException("preload failed", error.get());
+    }
+    store.compact();
+  }
+
+  /** Prints the store's batching statistics into the benchmark log. */
+  public static void printStats(String label, P2kv store) {
+    var stats = store.stats();
+    System.out.printf(
+        "%n# %s: mean write batch %.2f over %d engine writes, rejected offers %d%n",
+        label, stats.meanWriteBatch(), stats.writeCalls(), stats.rejectedOffers());
+  }
+}
