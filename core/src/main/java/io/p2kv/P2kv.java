@@ -34,9 +34,33 @@ import java.util.function.Function;
  * <h2>Ordering and consistency</h2>
  * Each key lives on exactly one shard, and each shard applies its requests in queue order, so the
  * operations one thread issues on one key apply in the order issued, and a thread always reads its
- * own completed writes. {@link #write(Batch)} is atomic; in this version a batch must stay within
- * one shard (see {@link #shardOf(byte[])}). There is no ordering between different keys issued
- * concurrently by different threads.
+ * own completed writes. There is no ordering between different keys issued concurrently by
+ * different threads.
+ *
+ * <h2>Atomic batches</h2>
+ * {@link #write(Batch)} applies a batch all-or-nothing, also across shards and across a crash
+ * (p2KVS section 4.5). A batch on one shard is one RocksDB write batch and costs what any write
+ * costs. A batch that spans shards gets a global sequence number (GSN) and is split per shard;
+ * each shard applies its part atomically together with an undo record and waits; once every part
+ * is in, a commit record on shard 0 decides; on reopen after a crash, parts without a commit
+ * record are rolled back. What survives which crash depends on {@link Durability}:
+ *
+ * <ul>
+ *   <li>{@link Durability#SYNC}: an acknowledged batch survives power loss; no batch is ever seen
+ *       torn after recovery.
+ *   <li>{@link Durability#WAL}: an acknowledged batch survives a process crash, and no batch is
+ *       torn after one. After an OS crash or power loss each shard keeps a prefix of its writes,
+ *       independently: recent writes may be lost and a recent cross-shard batch may be torn.
+ *   <li>{@link Durability#NO_WAL}: recent writes are lost on any crash, and a cross-shard batch
+ *       may be torn after one (shards flush independently).
+ * </ul>
+ *
+ * <p>Readers are not isolated from a cross-shard batch in flight: until it is acknowledged, a
+ * reader may see its part on one shard and not yet on another, and if it aborts (a part failed)
+ * may briefly see values that are then rolled back. Once the writer's call returns, every part is
+ * visible. A shard holding a prepared part executes nothing else until the batch is decided, so
+ * cross-shard batches cost their shards a round trip each; prefer single-shard batches (keys with
+ * the same {@link #shardOf(byte[])}) where the data model allows.
  *
  * <h2>Sync, async, callbacks</h2>
  * Sync methods block the calling thread (platform or virtual) until the operation is applied.
@@ -136,12 +160,13 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
-   * Applies a batch atomically: all of its operations or none, in order.
+   * Applies a batch atomically: all of its operations or none, in order (a later operation on the
+   * same key wins), on one shard or across shards; see "Atomic batches" above.
    *
-   * @param batch the batch; its keys must all belong to one shard in this version
+   * @param batch the batch
    * @throws NullPointerException if batch is null
-   * @throws IllegalArgumentException if the batch spans shards
-   * @throws P2kvException as for {@link #put}
+   * @throws P2kvException as for {@link #put}; a cross-shard batch that fails on any shard is
+   *     rolled back on all of them before this throws
    */
   public void write(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
@@ -231,8 +256,7 @@ public final class P2kv implements AutoCloseable {
    * once this returns (the key and value arrays must still not be modified until completion).
    *
    * @param batch the batch
-   * @return completes once the batch is applied
-   * @throws IllegalArgumentException if the batch spans shards
+   * @return completes once the batch is applied, or exceptionally once it is rolled back
    */
   public CompletableFuture<Void> writeAsync(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
@@ -249,7 +273,8 @@ public final class P2kv implements AutoCloseable {
   // ------------------------------------------------------------------------ information
 
   /**
-   * The shard a key belongs to; keys of one {@link Batch} must share it.
+   * The shard a key belongs to. A {@link Batch} whose keys share one shard is the cheapest atomic
+   * write.
    *
    * @param key the key
    * @return shard index, from 0 to {@link #shardCount()} - 1

@@ -8,6 +8,7 @@ package io.p2kv;
  * @param puts puts executed by the worker
  * @param deletes deletes executed by the worker
  * @param batches single-shard atomic batches executed
+ * @param crossShardParts parts of cross-shard atomic batches prepared on this shard
  * @param writeCalls engine write calls (one per opportunistic write batch)
  * @param writeOps operations written (puts + deletes + operations inside batches)
  * @param maxWriteBatch the largest write batch, in operations
@@ -30,6 +31,7 @@ public record ShardStats(
     long puts,
     long deletes,
     long batches,
+    long crossShardParts,
     long writeCalls,
     long writeOps,
     long maxWriteBatch,

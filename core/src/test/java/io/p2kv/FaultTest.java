@@ -60,23 +60,73 @@ class FaultTest {
     assertThrows(NullPointerException.class, () -> P2kv.builder().durability(null));
   }
 
-  @Test
-  void shouldRejectABatchThatSpansShardsAndWriteNothing() {
-    try (P2kv store = P2kv.builder().shards(4).open(tmp)) {
-      byte[] a = Keys.key("a");
-      byte[] b = null;
-      for (int i = 0; b == null; i++) {
-        byte[] c = Keys.key("b" + i);
-        if (store.shardOf(c) != store.shardOf(a)) {
-          b = c;
-        }
+  /** Keys that land on every shard of the store, one each, in shard order. */
+  static byte[][] oneKeyPerShard(P2kv store, String prefix) {
+    byte[][] keys = new byte[store.shardCount()][];
+    int found = 0;
+    for (int i = 0; found < keys.length; i++) {
+      byte[] k = Keys.key(prefix + i);
+      int s = store.shardOf(k);
+      if (keys[s] == null) {
+        keys[s] = k;
+        found++;
       }
-      Batch batch = new Batch().put(a, a).put(b, b);
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.write(batch));
-      assertTrue(e.getMessage().contains("spans shards"), e.getMessage());
-      assertThrows(IllegalArgumentException.class, () -> store.writeAsync(batch));
-      assertNull(store.get(a));
-      assertNull(store.get(b));
+    }
+    return keys;
+  }
+
+  @Test
+  void shouldRollBackEveryPartOfACrossShardBatchWhenOneShardFails() {
+    FaultyEngines engines = new FaultyEngines();
+    try (P2kv store = engines.builder(4).open(tmp)) {
+      byte[][] keys = oneKeyPerShard(store, "acct");
+      for (byte[] k : keys) {
+        store.put(k, Keys.key("old"));
+      }
+      engines.faults.put(2, FaultyEngines.Fault.FAIL_WRITES);
+      Batch batch = new Batch();
+      for (byte[] k : keys) {
+        batch.put(k, Keys.key("new"));
+      }
+      batch.put(Keys.key("fresh-key"), Keys.key("new"));
+      ShardFailedException e = assertThrows(ShardFailedException.class, () -> store.write(batch));
+      assertEquals(2, e.shard());
+      for (byte[] k : keys) {
+        assertArrayEquals(Keys.key("old"), store.get(k), "every shard's part was rolled back");
+      }
+      assertNull(store.get(Keys.key("fresh-key")), "a key the batch created is gone again");
+      CompletionException ce = assertThrows(CompletionException.class, () -> store.writeAsync(batch).join());
+      assertInstanceOf(ShardFailedException.class, ce.getCause());
+      engines.faults.clear();
+      store.write(batch);
+      for (byte[] k : keys) {
+        assertArrayEquals(Keys.key("new"), store.get(k));
+      }
+    }
+  }
+
+  @Test
+  void shouldFailTheStoreAndLetRecoveryDecideWhenTheCommitRecordCannotBeWritten() {
+    FaultyEngines engines = new FaultyEngines();
+    byte[][] keys;
+    try (P2kv store = engines.builder(3).open(tmp)) {
+      keys = oneKeyPerShard(store, "k");
+      for (byte[] k : keys) {
+        store.put(k, Keys.key("old"));
+      }
+      engines.faults.put(0, FaultyEngines.Fault.FAIL_COMMIT_RECORD);
+      Batch batch = new Batch();
+      for (byte[] k : keys) {
+        batch.put(k, Keys.key("new"));
+      }
+      assertThrows(StoreFailedException.class, () -> store.write(batch));
+      assertThrows(StoreFailedException.class, () -> store.get(keys[0]));
+    }
+    try (P2kv store = P2kv.builder().open(tmp)) {
+      for (byte[] k : keys) {
+        assertArrayEquals(Keys.key("old"), store.get(k), "no commit record on disk: rolled back on open");
+      }
+      assertEquals(0, store.stats().shards().stream().mapToLong(ShardStats::failedRequests).sum());
     }
   }
 

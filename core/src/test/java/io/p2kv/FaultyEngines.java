@@ -20,7 +20,8 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     NONE,
     FAIL_WRITES,
     BLOCK_WRITES,
-    DIE_ON_WRITE
+    DIE_ON_WRITE,
+    FAIL_COMMIT_RECORD
   }
 
   final ConcurrentHashMap<Integer, Fault> faults = new ConcurrentHashMap<>();
@@ -69,7 +70,7 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
           }
         }
         case DIE_ON_WRITE -> throw new IllegalStateException("injected bug in shard " + shard);
-        case NONE -> {}
+        case NONE, FAIL_COMMIT_RECORD -> {}
       }
     }
 
@@ -110,10 +111,48 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
             d.batchPut(op[0], op[1]);
           }
         }
+        for (byte[][] op : pendingMeta) {
+          if (op[1] == null) {
+            d.batchDeleteMeta(op[0]);
+          } else {
+            d.batchPutMeta(op[0], op[1]);
+          }
+        }
       } finally {
         pending.clear();
+        pendingMeta.clear();
       }
       d.commitBatch();
+    }
+
+    private final java.util.ArrayList<byte[][]> pendingMeta = new java.util.ArrayList<>();
+
+    @Override
+    public void batchPutMeta(byte[] key, byte[] value) {
+      pendingMeta.add(new byte[][] {key, value});
+    }
+
+    @Override
+    public void batchDeleteMeta(byte[] key) {
+      pendingMeta.add(new byte[][] {key, null});
+    }
+
+    @Override
+    public void putMeta(byte[] key, byte[] value) {
+      if (faults.get(shard) == Fault.FAIL_COMMIT_RECORD && key.length > 0 && key[0] == 'c') {
+        throw new EngineException("injected commit-record failure on shard " + shard, new RuntimeException("EIO"));
+      }
+      d.putMeta(key, value);
+    }
+
+    @Override
+    public void deleteMeta(byte[] key) {
+      d.deleteMeta(key);
+    }
+
+    @Override
+    public List<byte[][]> scanMeta(byte[] prefix) {
+      return d.scanMeta(prefix);
     }
 
     @Override

@@ -158,10 +158,12 @@ class ModelBasedTest {
   }
 
   private static Batch randomBatch(P2kv store, List<byte[]> keys, byte[] first, Random rnd, Map<byte[], byte[]> model) {
+    // Half the batches stay on one shard (one engine write), half may span shards (the GSN path).
     int shard = store.shardOf(first);
+    boolean anyShard = rnd.nextBoolean();
     List<byte[]> sameShard = new ArrayList<>();
     for (byte[] k : keys) {
-      if (store.shardOf(k) == shard) {
+      if (anyShard || store.shardOf(k) == shard) {
         sameShard.add(k);
       }
     }

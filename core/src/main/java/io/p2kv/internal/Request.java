@@ -47,6 +47,9 @@ public final class Request {
   /** A batched point read (one shard's part of a multiGet). */
   public static final byte MULTI_GET = 4;
 
+  /** One shard's part of a cross-shard atomic batch: never merged with other requests. */
+  public static final byte CROSS_PART = 5;
+
   private static final int PENDING = 0;
   private static final int COMPLETING = 1;
   private static final int DONE = 2;
@@ -147,6 +150,19 @@ public final class Request {
   }
 
   /**
+   * One shard's part of a cross-shard batch; its sink is the batch's {@link CrossShardTxn}.
+   *
+   * @param ops this shard's operations, in batch order
+   * @param bytes their payload bytes
+   * @param txn the coordinator
+   * @param part index of this part in the batch
+   * @return the request
+   */
+  static Request crossPart(List<Batch.Op> ops, long bytes, CrossShardTxn txn, int part) {
+    return new Request(CROSS_PART, null, null, ops, ops.size(), bytes, txn, part);
+  }
+
+  /**
    * A point read.
    *
    * @param key key
@@ -171,6 +187,14 @@ public final class Request {
 
   boolean isWrite() {
     return type <= BATCH;
+  }
+
+  boolean isRead() {
+    return type == GET || type == MULTI_GET;
+  }
+
+  Object sink() {
+    return sink;
   }
 
   /** True for a sync caller's request: nobody but the waiting caller observes completion. */

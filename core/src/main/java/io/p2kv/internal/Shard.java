@@ -88,7 +88,7 @@ final class Shard {
     this.idleMode = idleMode;
     this.pinning = pinning;
     this.yieldWaitNanos = yieldWaitNanos;
-    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes);
+    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes, yieldWaitNanos);
   }
 
   /** Starts the worker thread. */

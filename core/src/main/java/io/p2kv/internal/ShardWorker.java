@@ -65,8 +65,11 @@ final class ShardWorker implements Agent {
   private volatile long readCalls;
   private volatile long maxReadRun;
   private volatile long failedRequests;
+  private volatile long crossShardParts;
 
-  ShardWorker(Shard owner, Engine engine, StoreState store, int maxBatch, long maxBatchBytes) {
+  private final long yieldWaitNanos;
+
+  ShardWorker(Shard owner, Engine engine, StoreState store, int maxBatch, long maxBatchBytes, long yieldWaitNanos) {
     this.shard = owner.index;
     this.owner = owner;
     this.queue = owner.queue;
@@ -77,6 +80,7 @@ final class ShardWorker implements Agent {
     this.run = new Request[maxBatch];
     this.syncRun = new Request[maxBatch];
     this.runResults = new Object[maxBatch];
+    this.yieldWaitNanos = yieldWaitNanos;
   }
 
   @Override
@@ -107,12 +111,79 @@ final class ShardWorker implements Agent {
     try {
       Request r;
       while (done < DUTY_CYCLE_LIMIT && (r = queue.relaxedPoll()) != null) {
-        done += r.isWrite() ? runWrites(r) : runReads(r);
+        done += run(r);
       }
     } catch (Throwable fatal) {
       dieOf(fatal);
     }
     return done;
+  }
+
+  private int run(Request r) {
+    if (r.isWrite()) {
+      return runWrites(r);
+    }
+    if (r.isRead()) {
+      return runReads(r);
+    }
+    return runCrossPart(r);
+  }
+
+  /**
+   * One shard's part of a cross-shard batch, alone (never merged; p2KVS 4.5): prepare it with its
+   * undo record in one atomic engine write, vote, wait for the decision, then drop the undo record
+   * (commit) or write the old values back (abort). See {@link CrossShardTxn}.
+   */
+  private int runCrossPart(Request part) {
+    CrossShardTxn txn = (CrossShardTxn) part.sink();
+    @SuppressWarnings("unchecked")
+    List<Batch.Op> ops = (List<Batch.Op>) part.items;
+    run[0] = part;
+    runSize = 1;
+    byte[] undo;
+    try {
+      undo = UndoRecord.capture(txn.gsn, ops, engine);
+      for (Batch.Op op : ops) {
+        if (op.value() == null) {
+          engine.batchDelete(op.key());
+        } else {
+          engine.batchPut(op.key(), op.value());
+        }
+      }
+      engine.batchPutMeta(txn.undoKey(), undo);
+      engine.commitBatch();
+    } catch (EngineException e) {
+      finishRun(1, new ShardFailedException(shard, e.getMessage(), e.getCause()));
+      return 1;
+    }
+    writeCalls++;
+    writeOps += ops.size();
+    crossShardParts++;
+    run[0] = null;
+    runSize = 0;
+    part.complete(null); // the vote
+    int decision = txn.awaitDecision(part.tag, yieldWaitNanos);
+    if (CrossShardTxn.isCommit(decision)) {
+      try {
+        engine.batchDeleteMeta(txn.undoKey());
+        engine.commitBatch();
+      } catch (EngineException e) {
+        // The batch is committed; recovery drops the undo record later.
+      }
+      txn.finished();
+    } else if (CrossShardTxn.isAbort(decision)) {
+      // A failed rollback would leave a torn batch visible: the exception kills the worker (the
+      // store fails) and recovery rolls the part back on reopen. The caller hears of it either way.
+      try {
+        UndoRecord.addRollback(undo, engine);
+        engine.batchDeleteMeta(txn.undoKey());
+        engine.commitBatch();
+      } finally {
+        txn.finished();
+      }
+    }
+    // UNKNOWN: the commit record's fate is unknown; the store is failed; recovery decides.
+    return 1;
   }
 
   private int runWrites(Request first) {
@@ -124,7 +195,10 @@ final class ShardWorker implements Agent {
     long bytes = first.bytes;
     while (n < maxBatch) {
       Request next = queue.relaxedPeek();
-      if (next == null || !next.isWrite() || ops + next.opCount > maxBatch || bytes + next.bytes > maxBatchBytes) {
+      if (next == null
+          || !next.isWrite()
+          || ops + next.opCount > maxBatch
+          || bytes + next.bytes > maxBatchBytes) {
         break;
       }
       queue.relaxedPoll();
@@ -195,7 +269,7 @@ final class ShardWorker implements Agent {
     int count = first.opCount;
     while (n < maxBatch) {
       Request next = queue.relaxedPeek();
-      if (next == null || next.isWrite() || count + next.opCount > maxBatch) {
+      if (next == null || !next.isRead() || count + next.opCount > maxBatch) {
         break;
       }
       queue.relaxedPoll();
@@ -348,11 +422,7 @@ final class ShardWorker implements Agent {
           r.fail(storeFailure);
           continue;
         }
-        if (r.isWrite()) {
-          runWrites(r);
-        } else {
-          runReads(r);
-        }
+        run(r);
       }
     } catch (Throwable t) {
       Throwable storeFailure = store.fail(shard, t);
@@ -383,7 +453,17 @@ final class ShardWorker implements Agent {
 
   ShardCounters counters() {
     return new ShardCounters(
-        puts, deletes, batchRequests, writeCalls, writeOps, maxWriteRun, readKeys, readCalls, maxReadRun, failedRequests);
+        puts,
+        deletes,
+        batchRequests,
+        crossShardParts,
+        writeCalls,
+        writeOps,
+        maxWriteRun,
+        readKeys,
+        readCalls,
+        maxReadRun,
+        failedRequests);
   }
 
   /** A snapshot of the worker's counters. */
@@ -391,6 +471,7 @@ final class ShardWorker implements Agent {
       long puts,
       long deletes,
       long batchRequests,
+      long crossShardParts,
       long writeCalls,
       long writeOps,
       long maxWriteRun,

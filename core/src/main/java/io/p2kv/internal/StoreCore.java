@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -49,6 +50,9 @@ public final class StoreCore implements AutoCloseable {
   private final StoreLock lock;
   private final StoreState state;
   private final AtomicBoolean closeStarted = new AtomicBoolean();
+  /** Orders cross-shard batches: parts are enqueued under it, in GSN order. */
+  private final ReentrantLock crossShardLock = new ReentrantLock();
+  private final GsnSequence gsns;
   private final long yieldWaitNanos;
   private final int maxBatch;
   private final boolean directReads;
@@ -60,8 +64,10 @@ public final class StoreCore implements AutoCloseable {
       Shard[] shards,
       EngineFactory engineFactory,
       StoreLock lock,
-      StoreState state) {
+      StoreState state,
+      GsnSequence gsns) {
     this.dir = dir;
+    this.gsns = gsns;
     this.config = config;
     this.partitioner = partitioner;
     this.shards = shards;
@@ -124,6 +130,13 @@ public final class StoreCore implements AutoCloseable {
           throw new P2kvException("cannot write manifest of " + dir + ": " + e, e);
         }
       }
+      long maxGsn;
+      try {
+        maxGsn = CrossShardRecovery.recover(engines, dir.toString());
+      } catch (EngineException e) {
+        throw new StoreCorruptedException("cannot recover cross-shard batches of " + dir + ": " + e.getMessage(), e);
+      }
+      GsnSequence gsns = new GsnSequence(engines.get(0), maxGsn);
       StoreState state = new StoreState(dir.toString());
       CpuPinning pinning =
           new CpuPinning(config.pinning(), shardCount, Runtime.getRuntime().availableProcessors(), dir.toString());
@@ -143,7 +156,7 @@ public final class StoreCore implements AutoCloseable {
                 config.maxBatch(),
                 config.maxBatchBytes());
       }
-      StoreCore store = new StoreCore(dir, config, new Partitioner(shardCount), shards, factory, lock, state);
+      StoreCore store = new StoreCore(dir, config, new Partitioner(shardCount), shards, factory, lock, state, gsns);
       for (Shard s : shards) {
         s.start();
       }
@@ -337,7 +350,7 @@ public final class StoreCore implements AutoCloseable {
   }
 
   /**
-   * Sync single-shard atomic batch.
+   * Sync atomic batch, on one shard or across shards.
    *
    * @param batch the batch, already validated
    * @param payloadBytes its payload bytes
@@ -346,23 +359,94 @@ public final class StoreCore implements AutoCloseable {
     if (batch.isEmpty()) {
       return;
     }
-    Shard shard = batchShard(batch);
-    call(shard, Request.batch(List.copyOf(batch.ops()), payloadBytes, null));
+    List<Batch.Op> ops = List.copyOf(batch.ops());
+    int[] shardOfOp = shardsOf(ops);
+    if (shardOfOp == null) {
+      call(shards[partitioner.shardOf(ops.get(0).key())], Request.batch(ops, payloadBytes, null));
+      return;
+    }
+    checkNotWorkerThread();
+    Request user = crossShardWrite(ops, shardOfOp, payloadBytes, null);
+    user.await(yieldWaitNanos);
+    user.resultOrThrow();
   }
 
-  private Shard batchShard(Batch batch) {
-    List<Batch.Op> ops = batch.ops();
+  /** The shard of each op, or null if they all share one (the common, cheap case). */
+  private int[] shardsOf(List<Batch.Op> ops) {
     int first = partitioner.shardOf(ops.get(0).key());
+    int[] out = null;
     for (int i = 1; i < ops.size(); i++) {
       int s = partitioner.shardOf(ops.get(i).key());
-      if (s != first) {
-        int[] touched = ops.stream().mapToInt(op -> partitioner.shardOf(op.key())).distinct().sorted().toArray();
-        throw new IllegalArgumentException(
-            "batch spans shards " + Arrays.toString(touched)
-                + "; cross-shard atomic batches are not supported yet: group operations by P2kv.shardOf(key)");
+      if (out == null && s != first) {
+        out = new int[ops.size()];
+        Arrays.fill(out, 0, i, first);
+      }
+      if (out != null) {
+        out[i] = s;
       }
     }
-    return shards[first];
+    return out;
+  }
+
+  /**
+   * Starts a cross-shard batch (see {@link CrossShardTxn}): splits it per shard in batch order and
+   * enqueues the parts under the cross-shard lock, in GSN order. A part that cannot be enqueued
+   * fails, which aborts the batch. Returns the caller's request, completed by the coordinator.
+   */
+  private Request crossShardWrite(List<Batch.Op> ops, int[] shardOfOp, long payloadBytes, Object userSink) {
+    List<List<Batch.Op>> perShard = new ArrayList<>(shards.length);
+    for (int i = 0; i < shards.length; i++) {
+      perShard.add(null);
+    }
+    for (int i = 0; i < ops.size(); i++) {
+      List<Batch.Op> l = perShard.get(shardOfOp[i]);
+      if (l == null) {
+        l = new ArrayList<>();
+        perShard.set(shardOfOp[i], l);
+      }
+      l.add(ops.get(i));
+    }
+    int[] touched = new int[shards.length];
+    int n = 0;
+    for (int s = 0; s < shards.length; s++) {
+      if (perShard.get(s) != null) {
+        touched[n++] = s;
+      }
+    }
+    Request user = Request.batch(ops, payloadBytes, userSink);
+    crossShardLock.lock();
+    try {
+      state.checkOpen();
+      long gsn;
+      try {
+        gsn = gsns.next();
+      } catch (EngineException e) {
+        throw new ShardFailedException(0, e.getMessage(), e.getCause());
+      }
+      CrossShardTxn txn = new CrossShardTxn(gsn, n, shards[0].engine, user, state);
+      Request[] parts = new Request[n];
+      for (int j = 0; j < n; j++) {
+        List<Batch.Op> partOps = perShard.get(touched[j]);
+        long bytes = 0;
+        for (Batch.Op op : partOps) {
+          bytes += op.key().length + (op.value() == null ? 0 : op.value().length);
+        }
+        parts[j] = Request.crossPart(partOps, bytes, txn, j);
+      }
+      for (int j = 0; j < n; j++) {
+        try {
+          shards[touched[j]].submit(parts[j]);
+        } catch (RuntimeException e) {
+          for (int k = j; k < n; k++) {
+            parts[k].fail(e);
+          }
+          break;
+        }
+      }
+    } finally {
+      crossShardLock.unlock();
+    }
+    return user;
   }
 
   // ---------------------------------------------------------------- async operations
@@ -499,9 +583,18 @@ public final class StoreCore implements AutoCloseable {
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
-    Shard shard = batchShard(batch);
+    List<Batch.Op> ops = List.copyOf(batch.ops());
+    int[] shardOfOp = shardsOf(ops);
     CompletableFuture<Void> f = new CompletableFuture<>();
-    return submitAsync(shard, Request.batch(List.copyOf(batch.ops()), payloadBytes, f), f);
+    if (shardOfOp == null) {
+      return submitAsync(shards[partitioner.shardOf(ops.get(0).key())], Request.batch(ops, payloadBytes, f), f);
+    }
+    try {
+      crossShardWrite(ops, shardOfOp, payloadBytes, f);
+    } catch (P2kvException e) {
+      f.completeExceptionally(e);
+    }
+    return f;
   }
 
   /**
@@ -645,6 +738,7 @@ public final class StoreCore implements AutoCloseable {
               c.puts(),
               c.deletes(),
               c.batchRequests(),
+              c.crossShardParts(),
               c.writeCalls(),
               c.writeOps(),
               c.maxWriteRun(),

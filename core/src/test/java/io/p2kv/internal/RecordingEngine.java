@@ -53,6 +53,13 @@ class RecordingEngine implements Engine {
     calls.add("batch:" + pending.size());
     try {
       checkFail();
+      for (Object[] op : pendingMeta) {
+        if (op[1] == null) {
+          meta.remove(k((byte[]) op[0]));
+        } else {
+          meta.put(k((byte[]) op[0]), new byte[][] {(byte[]) op[0], (byte[]) op[1]});
+        }
+      }
       for (Object[] op : pending) {
         if (op[1] == null) {
           data.remove(k((byte[]) op[0]));
@@ -62,7 +69,42 @@ class RecordingEngine implements Engine {
       }
     } finally {
       pending.clear();
+      pendingMeta.clear();
     }
+  }
+
+  final TreeMap<String, byte[][]> meta = new TreeMap<>();
+  private final List<Object[]> pendingMeta = new ArrayList<>();
+
+  @Override
+  public synchronized void batchPutMeta(byte[] key, byte[] value) {
+    pendingMeta.add(new Object[] {key, value});
+  }
+
+  @Override
+  public synchronized void batchDeleteMeta(byte[] key) {
+    pendingMeta.add(new Object[] {key, null});
+  }
+
+  @Override
+  public synchronized void putMeta(byte[] key, byte[] value) {
+    meta.put(k(key), new byte[][] {key, value});
+  }
+
+  @Override
+  public synchronized void deleteMeta(byte[] key) {
+    meta.remove(k(key));
+  }
+
+  @Override
+  public synchronized List<byte[][]> scanMeta(byte[] prefix) {
+    List<byte[][]> out = new ArrayList<>();
+    for (byte[][] kv : meta.values()) {
+      if (kv[0].length >= prefix.length && Arrays.equals(kv[0], 0, prefix.length, prefix, 0, prefix.length)) {
+        out.add(kv);
+      }
+    }
+    return out;
   }
 
   private void checkFail() {

@@ -51,6 +51,47 @@ public interface Engine extends AutoCloseable {
   void commitBatch();
 
   /**
+   * Appends a put into the engine's metadata space (invisible to user reads) to the pending batch,
+   * so that metadata commits atomically with user writes (undo records of cross-shard batches).
+   *
+   * @param key metadata key
+   * @param value metadata value
+   */
+  void batchPutMeta(byte[] key, byte[] value);
+
+  /**
+   * Appends a delete in the metadata space to the pending batch.
+   *
+   * @param key metadata key
+   */
+  void batchDeleteMeta(byte[] key);
+
+  /**
+   * Writes one metadata put on its own, with the store's durability. Thread-safe: may be called
+   * from any thread, concurrently with the worker (commit records of cross-shard batches).
+   *
+   * @param key metadata key
+   * @param value metadata value
+   */
+  void putMeta(byte[] key, byte[] value);
+
+  /**
+   * Deletes one metadata key on its own, without waiting for durability. Thread-safe.
+   *
+   * @param key metadata key
+   */
+  void deleteMeta(byte[] key);
+
+  /**
+   * Every metadata pair whose key starts with {@code prefix}, in key order (recovery; called
+   * before the worker starts).
+   *
+   * @param prefix key prefix
+   * @return pairs as {key, value}
+   */
+  List<byte[][]> scanMeta(byte[] prefix);
+
+  /**
    * Point read.
    *
    * @param key key

@@ -5,25 +5,42 @@ import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * One RocksDB instance behind one shard. The pending batch is one {@link WriteBatch} reused for
- * the life of the shard (cleared after each commit), so batching allocates no native memory per
- * batch.
+ * One RocksDB instance behind one shard. User data lives in the default column family, p2kv's
+ * metadata (undo and commit records of cross-shard batches) in the {@value #META_CF} column
+ * family of the same DB, so both commit in one atomic {@link WriteBatch} through one WAL. The
+ * pending batch is one {@link WriteBatch} reused for the life of the shard (cleared after each
+ * commit), so batching allocates no native memory per batch.
  */
 final class RocksDbEngine implements Engine {
+  /** Name of the metadata column family. */
+  static final String META_CF = "p2kv-meta";
+
   private final int shard;
   private final Path dir;
   private final RocksDB db;
   private final Options options;
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions dataCfOptions;
+  private final ColumnFamilyOptions metaCfOptions;
+  private final ColumnFamilyHandle dataCf;
+  private final ColumnFamilyHandle metaCf;
   private final WriteOptions writeOptions;
+  private final WriteOptions metaDeleteOptions;
   private final RocksDbConfigurer configurer;
   private final WriteBatch pending = new WriteBatch();
   private boolean closed;
@@ -33,13 +50,23 @@ final class RocksDbEngine implements Engine {
       Path dir,
       RocksDB db,
       Options options,
+      DBOptions dbOptions,
+      ColumnFamilyOptions dataCfOptions,
+      ColumnFamilyOptions metaCfOptions,
+      List<ColumnFamilyHandle> handles,
       WriteOptions writeOptions,
       RocksDbConfigurer configurer) {
     this.shard = shard;
     this.dir = dir;
     this.db = db;
     this.options = options;
+    this.dbOptions = dbOptions;
+    this.dataCfOptions = dataCfOptions;
+    this.metaCfOptions = metaCfOptions;
+    this.dataCf = handles.get(0);
+    this.metaCf = handles.get(1);
     this.writeOptions = writeOptions;
+    this.metaDeleteOptions = new WriteOptions().setDisableWAL(writeOptions.disableWAL());
     this.configurer = configurer;
   }
 
@@ -90,6 +117,62 @@ final class RocksDbEngine implements Engine {
     } finally {
       pending.clear();
     }
+  }
+
+  @Override
+  public void batchPutMeta(byte[] key, byte[] value) {
+    try {
+      pending.put(metaCf, key, value);
+    } catch (RocksDBException e) {
+      pending.clear();
+      throw failure("batch meta put", e);
+    }
+  }
+
+  @Override
+  public void batchDeleteMeta(byte[] key) {
+    try {
+      pending.delete(metaCf, key);
+    } catch (RocksDBException e) {
+      pending.clear();
+      throw failure("batch meta delete", e);
+    }
+  }
+
+  @Override
+  public void putMeta(byte[] key, byte[] value) {
+    try {
+      db.put(metaCf, writeOptions, key, value);
+    } catch (RocksDBException e) {
+      throw failure("meta put", e);
+    }
+  }
+
+  @Override
+  public void deleteMeta(byte[] key) {
+    try {
+      db.delete(metaCf, metaDeleteOptions, key);
+    } catch (RocksDBException e) {
+      throw failure("meta delete", e);
+    }
+  }
+
+  @Override
+  public List<byte[][]> scanMeta(byte[] prefix) {
+    List<byte[][]> out = new ArrayList<>();
+    try (RocksIterator it = db.newIterator(metaCf)) {
+      for (it.seek(prefix); it.isValid(); it.next()) {
+        byte[] k = it.key();
+        if (k.length < prefix.length || !Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length)) {
+          break;
+        }
+        out.add(new byte[][] {k, it.value()});
+      }
+      it.status();
+    } catch (RocksDBException e) {
+      throw failure("meta scan", e);
+    }
+    return out;
   }
 
   @Override
@@ -151,7 +234,10 @@ final class RocksDbEngine implements Engine {
         "RocksDB " + operation + " failed on shard " + shard + " (" + dir + ")" + status + ": " + e.getMessage(), e);
   }
 
-  /** Close order: pending batch, DB (flushes nothing; the WAL has the data), write options, hook, options. */
+  /**
+   * Close order: pending batch, column-family handles, DB (which flushes memtables only when the
+   * WAL is off), write options, the tuning hook, then the options objects.
+   */
   @Override
   public void close() {
     if (closed) {
@@ -159,15 +245,21 @@ final class RocksDbEngine implements Engine {
     }
     closed = true;
     pending.close();
+    metaCf.close();
+    dataCf.close();
     try {
       db.closeE();
     } catch (RocksDBException e) {
       throw failure("close", e);
     } finally {
       writeOptions.close();
+      metaDeleteOptions.close();
       if (configurer != null) {
         configurer.close(shard, options);
       }
+      metaCfOptions.close();
+      dataCfOptions.close();
+      dbOptions.close();
       options.close();
     }
   }

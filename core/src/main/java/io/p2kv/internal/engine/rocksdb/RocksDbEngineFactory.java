@@ -5,11 +5,18 @@ import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.rocksdb.RocksDbConfigurer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
@@ -85,6 +92,10 @@ public final class RocksDbEngineFactory implements EngineFactory {
   public Engine open(int shard, Path dir, boolean create) {
     Options options = new Options();
     WriteOptions writeOptions = new WriteOptions();
+    DBOptions dbOptions = null;
+    ColumnFamilyOptions dataCfOptions = null;
+    ColumnFamilyOptions metaCfOptions = null;
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
     RocksDB db = null;
     boolean hookConfigured = false;
     try {
@@ -116,15 +127,38 @@ public final class RocksDbEngineFactory implements EngineFactory {
       }
       writeOptions.setDisableWAL(durability == Durability.NO_WAL);
       writeOptions.setSync(durability == Durability.SYNC);
-      db = RocksDB.open(options, dir.toString());
-      return new RocksDbEngine(shard, dir, db, options, writeOptions, configurer);
+      // User data in the default column family, p2kv metadata in its own; both flush together
+      // (atomic flush), so even without a WAL the files on disk hold a consistent prefix of the
+      // shard's writes across the two.
+      dbOptions = new DBOptions(options).setCreateMissingColumnFamilies(true).setAtomicFlush(true);
+      dataCfOptions = new ColumnFamilyOptions(options);
+      metaCfOptions = new ColumnFamilyOptions(options).setWriteBufferSize(MIN_WRITE_BUFFER_BYTES);
+      List<ColumnFamilyDescriptor> descriptors =
+          List.of(
+              new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, dataCfOptions),
+              new ColumnFamilyDescriptor(RocksDbEngine.META_CF.getBytes(StandardCharsets.UTF_8), metaCfOptions));
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      return new RocksDbEngine(
+          shard, dir, db, options, dbOptions, dataCfOptions, metaCfOptions, handles, writeOptions, configurer);
     } catch (RocksDBException | RuntimeException e) {
+      for (ColumnFamilyHandle h : handles) {
+        h.close();
+      }
       if (db != null) {
         db.close();
       }
       writeOptions.close();
       if (hookConfigured) {
         configurer.close(shard, options);
+      }
+      for (AutoCloseable c : new AutoCloseable[] {metaCfOptions, dataCfOptions, dbOptions}) {
+        if (c != null) {
+          try {
+            c.close();
+          } catch (Exception ignored) {
+            // native close of options does not fail
+          }
+        }
       }
       options.close();
       if (e instanceof RocksDBException) {

@@ -1,0 +1,160 @@
+package io.p2kv.internal;
+
+import io.p2kv.StoreFailedException;
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One cross-shard atomic batch in flight: the coordinator of its per-shard parts (p2KVS section
+ * 4.5, with undo records in place of dropping log records, which stock RocksDB cannot do).
+ *
+ * <h2>Protocol</h2>
+ * <ol>
+ *   <li>The caller takes the store's cross-shard lock, draws the batch's GSN and enqueues one part
+ *       per shard, so every shard sees cross-shard parts in GSN order.
+ *   <li>Prepare: each shard's worker reads the old values of its keys and writes, in one atomic
+ *       engine batch, the part's operations plus an undo record; then it votes (completes its part
+ *       request) and waits for the decision without executing anything else.
+ *   <li>Decide: the last vote decides. All prepared: write the commit record durably on shard 0,
+ *       decide COMMIT and complete the caller's request. Any part failed or was never enqueued:
+ *       decide ABORT.
+ *   <li>Finish: on COMMIT each worker deletes its undo record; the last one deletes the commit
+ *       record. On ABORT each prepared worker writes the old values back and deletes its undo
+ *       record atomically; when the last has, the caller's request fails with the first cause.
+ * </ol>
+ * A crash at any point leaves undo records, and maybe the commit record; {@link
+ * CrossShardRecovery} finishes the job on open.
+ *
+ * <h2>Why workers wait</h2>
+ * A prepared shard executes nothing else until the decision, so an undo never overwrites a later
+ * write. Waits cannot deadlock: parts are enqueued under one lock in GSN order, so every worker
+ * waits on the oldest undecided batch, whose parts are all already queued ahead of anything newer.
+ *
+ * <h2>Failure of the commit write</h2>
+ * If writing the commit record fails, whether it reached the disk is unknown: the store is failed
+ * (workers leave their undo records in place) and reopening decides by what is on disk.
+ */
+final class CrossShardTxn implements Request.Sink {
+  private static final int PENDING = 0;
+  private static final int COMMIT = 1;
+  private static final int ABORT = 2;
+  private static final int UNKNOWN = 3;
+
+  final long gsn;
+  private final int parts;
+  private final Engine commitLog;
+  private final Request user;
+  private final StoreState store;
+  private final AtomicInteger votes = new AtomicInteger();
+  private final AtomicInteger prepared = new AtomicInteger();
+  private final AtomicInteger finishing = new AtomicInteger();
+  private final AtomicReferenceArray<Thread> waiters;
+  private volatile Throwable abortCause;
+  private volatile int decision = PENDING;
+
+  CrossShardTxn(long gsn, int parts, Engine commitLog, Request user, StoreState store) {
+    this.gsn = gsn;
+    this.parts = parts;
+    this.commitLog = commitLog;
+    this.user = user;
+    this.store = store;
+    this.waiters = new AtomicReferenceArray<>(parts);
+  }
+
+  byte[] undoKey() {
+    return UndoRecord.key(UndoRecord.UNDO, gsn);
+  }
+
+  /** A part's vote: its request completed (prepared) or failed (on any path, so none is lost). */
+  @Override
+  public void onComplete(Request part, Object result, Throwable error) {
+    if (error == null) {
+      prepared.incrementAndGet();
+    } else if (abortCause == null) {
+      abortCause = error;
+    }
+    if (votes.incrementAndGet() == parts) {
+      decide();
+    }
+  }
+
+  private void decide() {
+    int d;
+    if (abortCause == null) {
+      try {
+        commitLog.putMeta(UndoRecord.key(UndoRecord.COMMIT, gsn), new byte[0]);
+        d = COMMIT;
+      } catch (EngineException e) {
+        StoreFailedException failure = store.fail(0, e);
+        abortCause = failure;
+        d = UNKNOWN;
+      }
+    } else {
+      d = ABORT;
+    }
+    finishing.set(prepared.get());
+    decision = d;
+    if (d == COMMIT) {
+      user.complete(null);
+    } else if (d == UNKNOWN || prepared.get() == 0) {
+      user.fail(abortCause);
+    }
+    for (int i = 0; i < parts; i++) {
+      Thread t = waiters.get(i);
+      if (t != null) {
+        LockSupport.unpark(t);
+      }
+    }
+  }
+
+  /**
+   * Called by a prepared part's worker: waits for the decision (yielding, then parking).
+   *
+   * @return 1 commit, 2 abort (roll back), 3 unknown (leave the undo record for recovery)
+   */
+  int awaitDecision(int part, long yieldNanos) {
+    int d = decision;
+    if (d != PENDING) {
+      return d;
+    }
+    long deadline = System.nanoTime() + yieldNanos;
+    while (System.nanoTime() - deadline < 0) {
+      Thread.yield();
+      d = decision;
+      if (d != PENDING) {
+        return d;
+      }
+    }
+    waiters.set(part, Thread.currentThread());
+    while ((d = decision) == PENDING) {
+      LockSupport.park(this);
+    }
+    return d;
+  }
+
+  static boolean isCommit(int decision) {
+    return decision == COMMIT;
+  }
+
+  static boolean isAbort(int decision) {
+    return decision == ABORT;
+  }
+
+  /** A prepared part finished its cleanup (commit) or rollback (abort). */
+  void finished() {
+    if (finishing.decrementAndGet() == 0) {
+      if (decision == COMMIT) {
+        try {
+          commitLog.deleteMeta(UndoRecord.key(UndoRecord.COMMIT, gsn));
+        } catch (EngineException e) {
+          // Harmless: recovery deletes commit records without undo records.
+        }
+      } else {
+        user.fail(abortCause);
+      }
+    }
+  }
+}
