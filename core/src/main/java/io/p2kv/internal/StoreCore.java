@@ -117,10 +117,10 @@ public final class StoreCore implements AutoCloseable {
         try {
           engines.add(factory.open(i, shardDir, create));
         } catch (EngineException e) {
-          if (create) {
-            throw new P2kvException(e.getMessage(), e.getCause());
+          if (e.kind() == EngineException.Kind.CORRUPTION) {
+            throw new StoreCorruptedException(e.getMessage(), e.getCause());
           }
-          throw new StoreCorruptedException(e.getMessage(), e.getCause());
+          throw new P2kvException(e.getMessage(), e.getCause());
         }
       }
       if (create) {

@@ -25,6 +25,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
+import org.rocksdb.Status;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
@@ -161,8 +162,12 @@ public final class RocksDbEngineFactory implements EngineFactory {
         }
       }
       options.close();
-      if (e instanceof RocksDBException) {
-        throw new EngineException("cannot open RocksDB shard " + shard + " at " + dir + ": " + e.getMessage(), e);
+      if (e instanceof RocksDBException r) {
+        boolean corrupt = r.getStatus() != null && r.getStatus().getCode() == Status.Code.Corruption;
+        throw new EngineException(
+            "cannot open RocksDB shard " + shard + " at " + dir + ": " + e.getMessage(),
+            e,
+            corrupt ? EngineException.Kind.CORRUPTION : EngineException.Kind.OTHER);
       }
       throw (RuntimeException) e;
     }

@@ -1,0 +1,131 @@
+package io.p2kv.systemtest;
+
+import io.p2kv.Batch;
+import io.p2kv.Durability;
+import io.p2kv.P2kv;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Random;
+
+/**
+ * The child process of {@link CrashTest}: opens the store and runs a mixed workload until it is
+ * killed. Reports each acknowledged durable write on stdout as one line ending in {@code ;} (so
+ * the parent can ignore a line torn by the kill):
+ *
+ * <ul>
+ *   <li>{@code PUT <key> <value>;} a sync put that returned (keys are written once);
+ *   <li>{@code DELETING <key>;} a sync delete of a key acknowledged earlier is about to be
+ *       issued (after a kill it may or may not have been applied);
+ *   <li>{@code DEL <key>;} that delete returned.
+ * </ul>
+ *
+ * Transfer threads move money between the accounts they own, with cross-shard batches; the total
+ * over all accounts never changes. Args: {@code dir seed}.
+ */
+public final class CrashWorkload {
+  static final int SHARDS = 4;
+  static final int TRANSFER_THREADS = 4;
+  static final int ACCOUNTS_PER_THREAD = 5;
+  static final long INITIAL_BALANCE = 1_000;
+
+  private CrashWorkload() {}
+
+  static P2kv open(Path dir) {
+    return P2kv.builder()
+        .shards(SHARDS)
+        .durability(Durability.SYNC)
+        // RocksDB's own log at INFO, so a failed cycle's preserved store shows its WAL recovery.
+        .rocksDbConfigurer((shard, options) -> options.setInfoLogLevel(org.rocksdb.InfoLogLevel.INFO_LEVEL))
+        .open(dir);
+  }
+
+  static byte[] account(int thread, int a) {
+    return ("acct-" + thread + "-" + a).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] amount(long v) {
+    return ByteBuffer.allocate(8).putLong(v).array();
+  }
+
+  static long amount(byte[] v) {
+    return ByteBuffer.wrap(v).getLong();
+  }
+
+  /** Creates the accounts, once, before the first crash cycle. */
+  static void initAccounts(Path dir) {
+    try (P2kv store = open(dir)) {
+      Batch batch = new Batch();
+      for (int t = 0; t < TRANSFER_THREADS; t++) {
+        for (int a = 0; a < ACCOUNTS_PER_THREAD; a++) {
+          batch.put(account(t, a), amount(INITIAL_BALANCE));
+        }
+      }
+      store.write(batch);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[0]);
+    long seed = Long.parseLong(args[1]);
+    PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+    P2kv store = open(dir);
+    synchronized (out) {
+      out.println("READY;");
+      out.flush();
+    }
+    Thread[] threads = new Thread[TRANSFER_THREADS + 2];
+    for (int t = 0; t < TRANSFER_THREADS; t++) {
+      int thread = t;
+      threads[t] = new Thread(() -> {
+        Random rnd = new Random(seed * 31 + thread);
+        for (long i = 0; ; i++) {
+          int from = rnd.nextInt(ACCOUNTS_PER_THREAD);
+          int to = (from + 1 + rnd.nextInt(ACCOUNTS_PER_THREAD - 1)) % ACCOUNTS_PER_THREAD;
+          byte[] fk = account(thread, from);
+          byte[] tk = account(thread, to);
+          long x = 1 + rnd.nextInt(50);
+          store.write(new Batch().put(fk, amount(amount(store.get(fk)) - x)).put(tk, amount(amount(store.get(tk)) + x)));
+        }
+      });
+    }
+    for (int p = 0; p < 2; p++) {
+      int thread = p;
+      threads[TRANSFER_THREADS + p] = new Thread(() -> {
+        Random rnd = new Random(seed * 17 + thread);
+        for (long i = 0; ; i++) {
+          String key = "put-" + seed + "-" + thread + "-" + i;
+          String value = Long.toHexString(rnd.nextLong());
+          byte[] k = key.getBytes(StandardCharsets.UTF_8);
+          if (i % 2 == 0) {
+            store.put(k, value.getBytes(StandardCharsets.UTF_8));
+          } else {
+            store.putAsync(k, value.getBytes(StandardCharsets.UTF_8)).join();
+          }
+          report(out, "PUT " + key + " " + value + ";");
+          if (i % 10 == 9) {
+            String old = "put-" + seed + "-" + thread + "-" + (i - 5);
+            report(out, "DELETING " + old + ";");
+            store.delete(old.getBytes(StandardCharsets.UTF_8));
+            report(out, "DEL " + old + ";");
+          }
+        }
+      });
+    }
+    for (Thread t : threads) {
+      t.setDaemon(true);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+  }
+
+  private static void report(PrintStream out, String line) {
+    synchronized (out) {
+      out.println(line);
+      out.flush();
+    }
+  }
+}
