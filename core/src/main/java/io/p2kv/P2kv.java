@@ -47,6 +47,40 @@ import java.util.function.Function;
  * from every method; store errors (closed, failed, queue full, engine errors) are thrown by sync
  * methods and delivered through the future or callback by async ones.
  *
+ * <h2>Ordered reads</h2>
+ * {@link #scan}, {@link #range}, their async variants and the iterators ({@link #iterator}, {@link
+ * #reverseIterator}, {@link #prefixIterator}) return pairs in unsigned byte order of keys
+ * (descending for a reverse iterator), each key at most once, all within the bounds: start
+ * inclusive, end exclusive, {@code null} for open-ended. A start at or after the end gives nothing.
+ * Keys are hash-partitioned, so every ordered read asks every shard and merges their sorted parts
+ * (p2KVS section 4.4). While writes run, an ordered read guarantees:
+ *
+ * <ul>
+ *   <li><b>Per shard, one point in time.</b> Everything read from one shard comes from one view of
+ *       that shard (a RocksDB iterator and its implicit snapshot): each write to that shard, a
+ *       single-shard {@link Batch} included, is wholly in or wholly out of the view, and no key
+ *       appears twice or in two versions.
+ *   <li><b>Across shards, views taken together, not atomically.</b> The views of all shards are
+ *       taken one after another at the start of the read, before it returns anything: by the sync
+ *       methods during the call, by an iterator while {@link #iterator} runs ({@link
+ *       KvIterator#seek} reuses them), by the async methods when each shard's worker reaches the
+ *       read. Every write completed before the call is visible (a thread reads its own completed
+ *       writes); no write issued after the read returned (after the iterator was created) is.
+ *       A write running concurrently with the call may be visible on one shard and not on another:
+ *       of two writes to different shards issued one after the other while a read starts, the
+ *       read may see the second and miss the first. One point in time across all shards comes with
+ *       cross-shard atomic batches.
+ *   <li><b>Async variants and queued writes.</b> Each shard's part of {@link #scanAsync} or {@link
+ *       #rangeAsync} runs on the shard's worker after the requests queued before it, so it also
+ *       sees the caller's own earlier async writes to that shard even if their futures have not
+ *       completed yet.
+ * </ul>
+ *
+ * The sync methods and the iterators read on the calling thread, incrementally: a {@code scan(start,
+ * n)} reads n pairs plus at most one per shard, and an iterator holds at most one pair per shard
+ * in memory. The async methods fan out to the workers, which read in parallel, each up to the limit,
+ * and merge when the last shard answers.
+ *
  * <h2>Errors</h2>
  * All store errors extend {@link P2kvException}: {@link StoreClosedException}, {@link
  * StoreFailedException}, {@link ShardFailedException}, {@link QueueFullException}, {@link
@@ -148,6 +182,126 @@ public final class P2kv implements AutoCloseable {
     core.write(batch, batch.payloadBytes());
   }
 
+  // ------------------------------------------------------------------------ ordered reads
+
+  /**
+   * Reads up to {@code limit} pairs with key {@code >= startKey}, in key order. See "Ordered
+   * reads" above for what it sees while writes run.
+   *
+   * @param startKey the smallest key to return, or null to start at the first key
+   * @param limit most pairs to return; 0 returns an empty list
+   * @return a new mutable list in unsigned key order
+   * @throws IllegalArgumentException if limit is negative or startKey is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public List<KeyValue> scan(byte[] startKey, int limit) {
+    checkBound(startKey);
+    checkLimit(limit);
+    return core.range(startKey, null, limit);
+  }
+
+  /**
+   * Reads every pair with key in {@code [startInclusive, endExclusive)}, in key order. The whole
+   * range is held in memory: use {@link #iterator} for ranges of unknown size.
+   *
+   * @param startInclusive the smallest key, or null for no lower bound
+   * @param endExclusive the first key after the range, or null for no upper bound
+   * @return a new mutable list in unsigned key order; empty if start is at or after end
+   * @throws IllegalArgumentException if a bound is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public List<KeyValue> range(byte[] startInclusive, byte[] endExclusive) {
+    return range(startInclusive, endExclusive, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Reads up to {@code limit} pairs with key in {@code [startInclusive, endExclusive)}, the
+   * smallest keys first.
+   *
+   * @param startInclusive the smallest key, or null for no lower bound
+   * @param endExclusive the first key after the range, or null for no upper bound
+   * @param limit most pairs to return; 0 returns an empty list
+   * @return a new mutable list in unsigned key order; empty if start is at or after end
+   * @throws IllegalArgumentException if limit is negative or a bound is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public List<KeyValue> range(byte[] startInclusive, byte[] endExclusive, int limit) {
+    checkBound(startInclusive);
+    checkBound(endExclusive);
+    checkLimit(limit);
+    return core.range(startInclusive, endExclusive, limit);
+  }
+
+  /**
+   * A forward streaming iterator over {@code [startInclusive, endExclusive)}; close it.
+   *
+   * @param startInclusive the smallest key, or null for no lower bound
+   * @param endExclusive the first key after the range, or null for no upper bound
+   * @return an open iterator, positioned before the smallest key of the range
+   * @throws IllegalArgumentException if a bound is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public KvIterator iterator(byte[] startInclusive, byte[] endExclusive) {
+    checkBound(startInclusive);
+    checkBound(endExclusive);
+    return new KvIterator(core.openIterator(startInclusive, endExclusive, false));
+  }
+
+  /**
+   * A reverse streaming iterator over {@code [startInclusive, endExclusive)}: from the largest key
+   * below {@code endExclusive} down to {@code startInclusive}; close it.
+   *
+   * @param startInclusive the smallest key, or null for no lower bound
+   * @param endExclusive the first key after the range, or null for no upper bound
+   * @return an open iterator, positioned after the largest key of the range
+   * @throws IllegalArgumentException if a bound is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public KvIterator reverseIterator(byte[] startInclusive, byte[] endExclusive) {
+    checkBound(startInclusive);
+    checkBound(endExclusive);
+    return new KvIterator(core.openIterator(startInclusive, endExclusive, true));
+  }
+
+  /**
+   * A forward streaming iterator over the keys that start with {@code prefix}; close it. The empty
+   * prefix iterates over every key.
+   *
+   * @param prefix the prefix
+   * @return an open iterator
+   * @throws NullPointerException if prefix is null
+   * @throws IllegalArgumentException if prefix is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public KvIterator prefixIterator(byte[] prefix) {
+    Limits.checkKey(prefix);
+    return new KvIterator(core.openIterator(prefix.length == 0 ? null : prefix, prefixEnd(prefix), false));
+  }
+
+  /** The smallest key greater than every key starting with prefix, or null if there is none. */
+  static byte[] prefixEnd(byte[] prefix) {
+    for (int i = prefix.length - 1; i >= 0; i--) {
+      if (prefix[i] != (byte) 0xFF) {
+        byte[] end = java.util.Arrays.copyOf(prefix, i + 1);
+        end[i]++;
+        return end;
+      }
+    }
+    return null;
+  }
+
+  private static void checkBound(byte[] bound) {
+    if (bound != null) {
+      Limits.checkKey(bound);
+    }
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("limit must not be negative: " + limit);
+    }
+  }
+
   // ------------------------------------------------------------------------ async
 
   /**
@@ -239,6 +393,49 @@ public final class P2kv implements AutoCloseable {
     return core.writeAsync(batch, batch.payloadBytes());
   }
 
+  /**
+   * Async {@link #scan}: each shard's worker reads up to {@code limit} pairs, in parallel; the
+   * parts are merged on the worker that answers last.
+   *
+   * @param startKey the smallest key to return, or null
+   * @param limit most pairs to return
+   * @return completes with a new mutable list in unsigned key order
+   * @throws IllegalArgumentException if limit is negative or startKey is too long
+   */
+  public CompletableFuture<List<KeyValue>> scanAsync(byte[] startKey, int limit) {
+    checkBound(startKey);
+    checkLimit(limit);
+    return core.rangeAsync(startKey, null, limit);
+  }
+
+  /**
+   * Async {@link #range(byte[], byte[])}.
+   *
+   * @param startInclusive the smallest key, or null
+   * @param endExclusive the first key after the range, or null
+   * @return completes with a new mutable list in unsigned key order
+   * @throws IllegalArgumentException if a bound is too long
+   */
+  public CompletableFuture<List<KeyValue>> rangeAsync(byte[] startInclusive, byte[] endExclusive) {
+    return rangeAsync(startInclusive, endExclusive, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Async {@link #range(byte[], byte[], int)}.
+   *
+   * @param startInclusive the smallest key, or null
+   * @param endExclusive the first key after the range, or null
+   * @param limit most pairs to return
+   * @return completes with a new mutable list in unsigned key order
+   * @throws IllegalArgumentException if limit is negative or a bound is too long
+   */
+  public CompletableFuture<List<KeyValue>> rangeAsync(byte[] startInclusive, byte[] endExclusive, int limit) {
+    checkBound(startInclusive);
+    checkBound(endExclusive);
+    checkLimit(limit);
+    return core.rangeAsync(startInclusive, endExclusive, limit);
+  }
+
   private static void checkKeys(List<byte[]> keys) {
     Objects.requireNonNull(keys, "keys is null");
     for (byte[] key : keys) {
@@ -300,8 +497,9 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
-   * Closes the store: new calls fail with {@link StoreClosedException}, requests already queued
-   * are executed, workers stop, shards close, the directory is unlocked. Idempotent.
+   * Closes the store: new calls fail with {@link StoreClosedException}, iterators still open are
+   * closed (and counted in a warning), requests already queued are executed, workers stop, shards
+   * close, the directory is unlocked. Idempotent.
    *
    * @throws P2kvException if an engine failed to close cleanly (the store is closed anyway)
    */

@@ -3,6 +3,7 @@ package io.p2kv;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
+import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import java.nio.file.Path;
@@ -124,6 +125,11 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     @Override
     public List<byte[]> multiGet(List<byte[]> keys) {
       return d.multiGet(keys);
+    }
+
+    @Override
+    public EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
+      return d.newIterator(lowerInclusive, upperExclusive);
     }
 
     @Override

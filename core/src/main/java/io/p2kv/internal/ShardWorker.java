@@ -1,10 +1,12 @@
 package io.p2kv.internal;
 
 import io.p2kv.Batch;
+import io.p2kv.KeyValue;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineIterator;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.Agent;
@@ -107,7 +109,7 @@ final class ShardWorker implements Agent {
     try {
       Request r;
       while (done < DUTY_CYCLE_LIMIT && (r = queue.relaxedPoll()) != null) {
-        done += r.isWrite() ? runWrites(r) : runReads(r);
+        done += r.isWrite() ? runWrites(r) : r.type == Request.SCAN ? runScan(r) : runReads(r);
       }
     } catch (Throwable fatal) {
       dieOf(fatal);
@@ -195,7 +197,7 @@ final class ShardWorker implements Agent {
     int count = first.opCount;
     while (n < maxBatch) {
       Request next = queue.relaxedPeek();
-      if (next == null || next.isWrite() || count + next.opCount > maxBatch) {
+      if (next == null || next.isWrite() || next.type == Request.SCAN || count + next.opCount > maxBatch) {
         break;
       }
       queue.relaxedPoll();
@@ -247,6 +249,55 @@ final class ShardWorker implements Agent {
       finishRun(n, new ShardFailedException(shard, e.getMessage(), e.getCause()));
     }
     return n;
+  }
+
+  /**
+   * One shard's part of an ordered read, alone (scans are never merged): one engine iterator,
+   * created, read and closed here, so it sees exactly the writes queued before the request.
+   */
+  private int runScan(Request r) {
+    run[0] = r;
+    runSize = 1;
+    ShardFailedException failure = null;
+    List<KeyValue> pairs = null;
+    try {
+      pairs = scanPart(r.key, r.value, r.limit);
+    } catch (EngineException e) {
+      failure = new ShardFailedException(shard, e.getMessage(), e.getCause());
+    }
+    finishRun(1, failure, pairs);
+    return 1;
+  }
+
+  private List<KeyValue> scanPart(byte[] lower, byte[] upper, int limit) {
+    ArrayList<KeyValue> out = new ArrayList<>(Math.min(limit, 256));
+    if (limit == 0) {
+      return out;
+    }
+    try (EngineIterator it = engine.newIterator(lower, upper)) {
+      if (lower == null) {
+        it.seekToFirst();
+      } else {
+        it.seek(lower);
+      }
+      while (it.valid()) {
+        out.add(new KeyValue(it.key(), it.value()));
+        if (out.size() >= limit) {
+          break;
+        }
+        it.next();
+      }
+    }
+    return out;
+  }
+
+  private void finishRun(int n, Throwable failure, Object result) {
+    if (failure != null) {
+      failedRequests += n;
+    }
+    Object[] results = runResults;
+    results[0] = result;
+    completeRun(n, failure == null ? results : null, failure);
   }
 
   private void finishRun(int n, Throwable failure) {
@@ -350,6 +401,8 @@ final class ShardWorker implements Agent {
         }
         if (r.isWrite()) {
           runWrites(r);
+        } else if (r.type == Request.SCAN) {
+          runScan(r);
         } else {
           runReads(r);
         }

@@ -1,6 +1,7 @@
 package io.p2kv.internal;
 
 import io.p2kv.Batch;
+import io.p2kv.KeyValue;
 import io.p2kv.ManifestMismatchException;
 import io.p2kv.P2kvException;
 import io.p2kv.ReadPath;
@@ -18,7 +19,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -33,10 +36,29 @@ import org.slf4j.LoggerFactory;
  * Lock the directory, read or plan the manifest, open every shard's engine (closing the ones
  * already open if shard k fails), write the manifest of a new store last, then start the workers.
  *
+ * <h2>Ordered reads</h2>
+ * {@link #range} and {@link #openIterator} read on the caller's thread through a {@link
+ * StoreIterator}: one engine iterator per shard, merged with a heap, every native call inside the
+ * shard's direct-access guard. {@link #rangeAsync} fans one {@link Request#SCAN} per shard out to
+ * the workers, which read in parallel, and merges the sorted parts on the worker that completes
+ * last (p2KVS section 4.4). Every open {@link StoreIterator} is registered in {@link
+ * #openIterators} before it creates a native iterator.
+ *
  * <h2>Close</h2>
- * In this order: mark closed (new calls fail fast); wait for direct readers to leave the engines;
- * stop each worker, which executes what is still queued; close engines; close the shared engine
- * resources; release the directory lock.
+ * In this order:
+ *
+ * <ol>
+ *   <li>mark closed: new calls fail fast, and no thread can enter a shard's direct-access guard;
+ *   <li>wait until no thread is inside a guard (direct reads, iterator calls): after this nothing
+ *       on a caller's thread touches an engine;
+ *   <li>force-close the iterators the application left open, logging how many: safe because of
+ *       step 2 even if a thread is in the middle of {@code next()}, which then fails at its next
+ *       guard with {@code StoreClosedException};
+ *   <li>stop each worker, which executes what is still queued (a queued scan part opens and closes
+ *       its own engine iterator);
+ *   <li>close engines (each frees any iterator it still tracks, then its DB);
+ *   <li>close the shared engine resources; release the directory lock.
+ * </ol>
  */
 public final class StoreCore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StoreCore.class);
@@ -52,6 +74,7 @@ public final class StoreCore implements AutoCloseable {
   private final long yieldWaitNanos;
   private final int maxBatch;
   private final boolean directReads;
+  private final Set<StoreIterator> openIterators = ConcurrentHashMap.newKeySet();
 
   private StoreCore(
       Path dir,
@@ -619,6 +642,157 @@ public final class StoreCore implements AutoCloseable {
     }
   }
 
+  // ---------------------------------------------------------------- ordered reads
+
+  /** True if no key can lie in {@code [lower, upper)}. */
+  private static boolean isEmptyRange(byte[] lower, byte[] upper) {
+    return upper != null && (upper.length == 0 || (lower != null && Arrays.compareUnsigned(lower, upper) >= 0));
+  }
+
+  /** The shards a range touches, in index order: all of them under hash partitioning. */
+  private Shard[] shardsFor(byte[] lower, byte[] upper) {
+    return isEmptyRange(lower, upper) ? new Shard[0] : shards;
+  }
+
+  /**
+   * Opens a merged iterator on the caller's thread.
+   *
+   * @param lower inclusive lower bound or null
+   * @param upper exclusive upper bound or null
+   * @param reverse true for descending order
+   * @return the iterator, registered until closed
+   */
+  public StoreIterator openIterator(byte[] lower, byte[] upper, boolean reverse) {
+    state.checkOpen();
+    return StoreIterator.open(shardsFor(lower, upper), lower, upper, reverse, openIterators, dir.toString());
+  }
+
+  /**
+   * Sync ordered read of up to {@code limit} pairs of {@code [lower, upper)}, on the caller's
+   * thread: incremental merge, so it reads only what it returns plus one entry per shard.
+   *
+   * @param lower inclusive lower bound or null
+   * @param upper exclusive upper bound or null
+   * @param limit most pairs, at least 0
+   * @return a new mutable list in key order
+   */
+  public List<KeyValue> range(byte[] lower, byte[] upper, int limit) {
+    state.checkOpen();
+    if (limit == 0 || isEmptyRange(lower, upper)) {
+      return new ArrayList<>();
+    }
+    List<KeyValue> out = new ArrayList<>(Math.min(limit, 1024));
+    try (StoreIterator it = openIterator(lower, upper, false)) {
+      it.drainTo(out, limit);
+    }
+    return out;
+  }
+
+  /**
+   * Sync ordered read through the workers (one part per shard, in parallel, each reading up to
+   * {@code limit}), merged on the caller's thread.
+   *
+   * @param lower inclusive lower bound or null
+   * @param upper exclusive upper bound or null
+   * @param limit most pairs, at least 0
+   * @return a new mutable list in key order
+   */
+  public List<KeyValue> rangeViaWorkers(byte[] lower, byte[] upper, int limit) {
+    state.checkOpen();
+    if (limit == 0 || isEmptyRange(lower, upper)) {
+      return new ArrayList<>();
+    }
+    checkNotWorkerThread();
+    Shard[] targets = shardsFor(lower, upper);
+    List<Request> parts = new ArrayList<>(targets.length);
+    for (int i = 0; i < targets.length; i++) {
+      Request part = Request.scan(lower, upper, limit, null, i);
+      targets[i].submit(part);
+      parts.add(part);
+    }
+    List<List<KeyValue>> runs = new ArrayList<>(parts.size());
+    for (Request part : parts) {
+      part.await(yieldWaitNanos);
+    }
+    for (Request part : parts) {
+      @SuppressWarnings("unchecked")
+      List<KeyValue> run = (List<KeyValue>) part.resultOrThrow();
+      runs.add(run);
+    }
+    return KWayMerge.merge(runs, limit);
+  }
+
+  /**
+   * Async ordered read: one part per shard to the workers, read in parallel, merged on the worker
+   * that completes last.
+   *
+   * @param lower inclusive lower bound or null
+   * @param upper exclusive upper bound or null
+   * @param limit most pairs, at least 0
+   * @return completes with a new mutable list in key order
+   */
+  public CompletableFuture<List<KeyValue>> rangeAsync(byte[] lower, byte[] upper, int limit) {
+    CompletableFuture<List<KeyValue>> f = new CompletableFuture<>();
+    try {
+      state.checkOpen();
+    } catch (P2kvException e) {
+      f.completeExceptionally(e);
+      return f;
+    }
+    if (limit == 0 || isEmptyRange(lower, upper)) {
+      f.complete(new ArrayList<>());
+      return f;
+    }
+    Shard[] targets = shardsFor(lower, upper);
+    RangeParts parts = new RangeParts(targets.length, limit, f);
+    try {
+      for (int i = 0; i < targets.length; i++) {
+        targets[i].submit(Request.scan(lower, upper, limit, parts, i));
+      }
+    } catch (P2kvException e) {
+      f.completeExceptionally(e);
+    }
+    return f;
+  }
+
+  /** Collects the sorted per-shard parts of an async ordered read and merges them. */
+  private static final class RangeParts implements Request.Sink {
+    private final List<List<KeyValue>> runs;
+    private final int limit;
+    private final CompletableFuture<List<KeyValue>> future;
+    private final AtomicInteger remaining;
+
+    RangeParts(int parts, int limit, CompletableFuture<List<KeyValue>> future) {
+      this.runs = new ArrayList<>(java.util.Collections.nCopies(parts, List.<KeyValue>of()));
+      this.limit = limit;
+      this.future = future;
+      this.remaining = new AtomicInteger(parts);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void onComplete(Request request, Object result, Throwable error) {
+      if (error != null) {
+        future.completeExceptionally(error);
+      } else {
+        runs.set(request.tag, (List<KeyValue>) result);
+      }
+      // The decrement orders every part's write to runs before the last part's merge.
+      if (remaining.decrementAndGet() == 0 && !future.isDone()) {
+        future.complete(KWayMerge.merge(runs, limit));
+      }
+    }
+  }
+
+  /**
+   * Number of iterators open now (tests and stats).
+   *
+   * @return open iterators
+   */
+  public int openIteratorCount() {
+    return openIterators.size();
+  }
+
   // ---------------------------------------------------------------- stats and tools
 
   /**
@@ -699,7 +873,22 @@ public final class StoreCore implements AutoCloseable {
     for (Shard s : shards) {
       s.awaitDirectReaders();
     }
-    // 2. Workers execute what is queued, then stop. Ask all first so they drain in parallel.
+    // 2. Iterators the application left open: nobody is inside one, nobody can enter one.
+    int leftOpen = 0;
+    for (StoreIterator it : openIterators) {
+      try {
+        if (it.forceClose()) {
+          leftOpen++;
+        }
+      } catch (RuntimeException e) {
+        failure = addFailure(failure, e);
+      }
+    }
+    openIterators.clear();
+    if (leftOpen > 0) {
+      LOG.warn("p2kv store {}: closed {} iterator(s) the application left open", dir, leftOpen);
+    }
+    // 3. Workers execute what is queued, then stop. Ask all first so they drain in parallel.
     for (Shard s : shards) {
       s.worker.requestStop();
       s.signal();
@@ -707,7 +896,7 @@ public final class StoreCore implements AutoCloseable {
     for (Shard s : shards) {
       s.stopWorker();
     }
-    // 3. Engines, then their shared resources, then the directory lock.
+    // 4. Engines, then their shared resources, then the directory lock.
     for (int i = shards.length - 1; i >= 0; i--) {
       try {
         shards[i].engine.close();
