@@ -21,7 +21,8 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     NONE,
     FAIL_WRITES,
     BLOCK_WRITES,
-    DIE_ON_WRITE
+    DIE_ON_WRITE,
+    FAIL_ITERATORS
   }
 
   final ConcurrentHashMap<Integer, Fault> faults = new ConcurrentHashMap<>();
@@ -70,7 +71,7 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
           }
         }
         case DIE_ON_WRITE -> throw new IllegalStateException("injected bug in shard " + shard);
-        case NONE -> {}
+        case NONE, FAIL_ITERATORS -> {}
       }
     }
 
@@ -129,6 +130,10 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
 
     @Override
     public EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
+      if (faults.getOrDefault(shard, Fault.NONE) == Fault.FAIL_ITERATORS) {
+        throw new EngineException(
+            "RocksDB iterator failed on shard " + shard + ": Corruption: block checksum mismatch", new RuntimeException("corrupt"));
+      }
       return d.newIterator(lowerInclusive, upperExclusive);
     }
 

@@ -75,6 +75,7 @@ public final class StoreCore implements AutoCloseable {
   private final int maxBatch;
   private final boolean directReads;
   private final Set<StoreIterator> openIterators = ConcurrentHashMap.newKeySet();
+  private volatile int iteratorsClosedByClose;
 
   private StoreCore(
       Path dir,
@@ -793,6 +794,15 @@ public final class StoreCore implements AutoCloseable {
     return openIterators.size();
   }
 
+  /**
+   * How many iterators the application had left open when {@link #close()} ran (tests).
+   *
+   * @return iterators force-closed by close
+   */
+  public int iteratorsClosedByClose() {
+    return iteratorsClosedByClose;
+  }
+
   // ---------------------------------------------------------------- stats and tools
 
   /**
@@ -885,6 +895,7 @@ public final class StoreCore implements AutoCloseable {
       }
     }
     openIterators.clear();
+    iteratorsClosedByClose = leftOpen;
     if (leftOpen > 0) {
       LOG.warn("p2kv store {}: closed {} iterator(s) the application left open", dir, leftOpen);
     }
