@@ -527,6 +527,7 @@ public final class P2kv implements AutoCloseable {
     private long yieldWaitNanos = 50_000;
     private RocksDbConfigurer configurer;
     private Function<Integer, EngineFactory> engineFactory;
+    private List<byte[]> splitKeys;
 
     private Builder() {}
 
@@ -678,6 +679,41 @@ public final class P2kv implements AutoCloseable {
     }
 
     /**
+     * Partitions a new store by key range instead of by hash, for scan-heavy stores: shard i holds
+     * the keys in {@code [splitKeys[i-1], splitKeys[i])} (the first shard everything below the
+     * first split key, the last everything from the last one up), so there are {@code
+     * splitKeys.size() + 1} shards. An ordered read then touches only the shards its range
+     * overlaps and seeks them one at a time, so a short scan costs about what it costs on one
+     * RocksDB instance; but writes are no longer spread by hashing: a hot key range, or keys
+     * inserted in order, load one shard. The split keys are kept in the manifest: reopening needs
+     * either no partitioning option or the same split keys ({@link ManifestMismatchException}
+     * otherwise). Default: hash partitioning.
+     *
+     * @param splitKeys strictly increasing in unsigned byte order, none empty, at most 1023; copied
+     * @return this builder
+     * @throws IllegalArgumentException if the keys are not strictly increasing, one is empty or too
+     *     long, or there are too many
+     */
+    public Builder rangePartitioning(List<byte[]> splitKeys) {
+      Objects.requireNonNull(splitKeys, "splitKeys is null");
+      if (splitKeys.size() > 1023) {
+        throw new IllegalArgumentException("at most 1023 split keys (1024 shards): " + splitKeys.size());
+      }
+      List<byte[]> copy = new java.util.ArrayList<>(splitKeys.size());
+      for (byte[] k : splitKeys) {
+        Objects.requireNonNull(k, "a split key is null");
+        Limits.checkKey(k);
+        copy.add(k.clone());
+      }
+      String problem = io.p2kv.internal.Partitioner.checkSplits(copy);
+      if (problem != null) {
+        throw new IllegalArgumentException(problem);
+      }
+      this.splitKeys = List.copyOf(copy);
+      return this;
+    }
+
+    /**
      * The RocksDB tuning hook, called for each shard after p2kv's defaults.
      *
      * @param configurer the hook, or null for none
@@ -700,12 +736,17 @@ public final class P2kv implements AutoCloseable {
      * @param dir the store directory: empty or absent for a new store
      * @return the open store
      * @throws StoreLockedException if the store is already open
+     * @throws IllegalArgumentException if {@link #shards} and {@link #rangePartitioning} disagree
      * @throws ManifestMismatchException if the options contradict the existing store
      * @throws StoreCorruptedException if the store's metadata or a shard is damaged
      * @throws P2kvException if the directory is not a store, or an engine fails to open
      */
     public P2kv open(Path dir) {
       Objects.requireNonNull(dir, "dir is null");
+      if (splitKeys != null && shards > 0 && shards != splitKeys.size() + 1) {
+        throw new IllegalArgumentException(
+            "shards=" + shards + " but " + splitKeys.size() + " split keys make " + (splitKeys.size() + 1) + " shards");
+      }
       RocksDbConfigurer hook = configurer;
       Durability d = durability;
       long budget = memoryBudgetBytes;
@@ -726,7 +767,8 @@ public final class P2kv implements AutoCloseable {
               memoryBudgetBytes,
               yieldWaitNanos,
               configurer,
-              factory);
+              factory,
+              splitKeys);
       return new P2kv(StoreCore.open(config));
     }
   }

@@ -49,12 +49,12 @@ class ConcurrentOrderedReadTest {
 
   @TempDir Path tmp;
 
-  @ParameterizedTest(name = "shards={0}")
-  @ValueSource(ints = {3, 8})
-  void shouldKeepEveryOrderedReadSortedDuplicateFreeAndWithinTheGuaranteeWhileEightThreadsWrite(int shards)
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"hash-3", "hash-8", "range-3"})
+  void shouldKeepEveryOrderedReadSortedDuplicateFreeAndWithinTheGuaranteeWhileEightThreadsWrite(String config)
       throws Exception {
-    Random rnd = new Random(shards);
-    try (P2kv store = P2kv.builder().shards(shards).memoryBudgetBytes(64L << 20).open(tmp)) {
+    Random rnd = new Random(config.hashCode());
+    try (P2kv store = OrderedReadModelTest.builder(config).open(tmp)) {
       int twins = WRITERS * TWINS_PER_WRITER;
       byte[][][] twinKeys = twinKeys(store, twins, rnd);
       Map<Key, Integer> twinOf = new HashMap<>();

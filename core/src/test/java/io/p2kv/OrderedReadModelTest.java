@@ -35,10 +35,10 @@ class OrderedReadModelTest {
 
   @TempDir Path tmp;
 
-  @ParameterizedTest(name = "shards={0}")
-  @ValueSource(ints = {1, 3, 8})
-  void shouldMatchTheModelForEveryKindOfOrderedRead(int shards) {
-    Random rnd = new Random(7919L * shards);
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"hash-1", "hash-3", "hash-8", "range-3", "range-8"})
+  void shouldMatchTheModelForEveryKindOfOrderedRead(String shards) {
+    Random rnd = new Random(7919L * shards.hashCode());
     List<byte[]> pool = keyPool(rnd);
     TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
     try (P2kv store = builder(shards).open(tmp)) {
@@ -72,10 +72,10 @@ class OrderedReadModelTest {
     }
   }
 
-  @ParameterizedTest(name = "shards={0}")
-  @ValueSource(ints = {1, 3, 8})
-  void shouldKeepTheViewAnIteratorWasCreatedWithWhileWritesContinue(int shards) {
-    Random rnd = new Random(31L * shards);
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"hash-1", "hash-3", "hash-8", "range-3", "range-8"})
+  void shouldKeepTheViewAnIteratorWasCreatedWithWhileWritesContinue(String shards) {
+    Random rnd = new Random(31L * shards.hashCode());
     List<byte[]> pool = keyPool(rnd);
     TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
     try (P2kv store = builder(shards).open(tmp)) {
@@ -316,6 +316,25 @@ class OrderedReadModelTest {
 
   private static P2kv.Builder builder(int shards) {
     return P2kv.builder().shards(shards).memoryBudgetBytes(64L << 20);
+  }
+
+  /**
+   * "hash-N", or "range-3" / "range-8": range partitioning with split keys placed among the
+   * binary test keys, including single 0x00 and 0xFF bytes.
+   */
+  static P2kv.Builder builder(String config) {
+    String[] p = config.split("-");
+    int shards = Integer.parseInt(p[1]);
+    if (p[0].equals("hash")) {
+      return builder(shards);
+    }
+    List<byte[]> splits =
+        shards == 3
+            ? List.of(new byte[] {0, 0}, new byte[] {(byte) 0x80})
+            : List.of(new byte[] {0}, new byte[] {0, 1}, new byte[] {0x20}, new byte[] {0x7F}, new byte[] {(byte) 0x80},
+                new byte[] {(byte) 0xFF}, new byte[] {(byte) 0xFF, (byte) 0xFF});
+    assertEquals(shards, splits.size() + 1);
+    return P2kv.builder().rangePartitioning(splits).memoryBudgetBytes(64L << 20);
   }
 
   /** Binary keys rich in 0x00 and 0xFF, the empty key and the extremes of one and two bytes. */

@@ -119,8 +119,13 @@ public final class StoreCore implements AutoCloseable {
       int shardCount;
       if (create) {
         checkEmptyForCreate(dir);
-        shardCount = config.shards() > 0 ? config.shards() : StoreConfig.defaultShards();
-        manifest = Manifest.create(shardCount);
+        if (config.splitKeys() != null) {
+          manifest = Manifest.createRange(config.splitKeys());
+          shardCount = manifest.shards();
+        } else {
+          shardCount = config.shards() > 0 ? config.shards() : StoreConfig.defaultShards();
+          manifest = Manifest.create(shardCount);
+        }
       } else {
         checkManifest(dir, manifest, config);
         shardCount = manifest.shards();
@@ -167,13 +172,13 @@ public final class StoreCore implements AutoCloseable {
                 config.maxBatch(),
                 config.maxBatchBytes());
       }
-      StoreCore store = new StoreCore(dir, config, new Partitioner(shardCount), shards, factory, lock, state);
+      StoreCore store = new StoreCore(dir, config, manifest.newPartitioner(), shards, factory, lock, state);
       for (Shard s : shards) {
         s.start();
       }
       LOG.info(
-          "p2kv store {} open: {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}",
-          dir, shardCount, config.maxBatch(), config.durability(), config.readPath(), config.idleMode(),
+          "p2kv store {} open: {} {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}",
+          dir, shardCount, manifest.partitioner(), config.maxBatch(), config.durability(), config.readPath(), config.idleMode(),
           pinning.enabled() ? "on" : "off");
       return store;
     } catch (RuntimeException | Error e) {
@@ -223,15 +228,41 @@ public final class StoreCore implements AutoCloseable {
           "store " + dir + " has " + m.shards() + " shards (MANIFEST) but was opened with shards=" + config.shards()
               + "; open it with shards=" + m.shards() + " or leave the shard count unset");
     }
+    if (Partitioner.RANGE.equals(m.partitioner())) {
+      if (config.splitKeys() != null && !sameKeys(config.splitKeys(), m.splits())) {
+        throw new ManifestMismatchException(
+            "store " + dir + " is range-partitioned with other split keys (" + m.splits().size() + " in its MANIFEST, "
+                + config.splitKeys().size() + " given); open it with the same split keys or with no partitioning option");
+      }
+      return;
+    }
     if (!Partitioner.NAME.equals(m.partitioner())) {
       throw new ManifestMismatchException(
-          "store " + dir + " uses partitioner '" + m.partitioner() + "' (MANIFEST); this p2kv supports '" + Partitioner.NAME + "'");
+          "store " + dir + " uses partitioner '" + m.partitioner() + "' (MANIFEST); this p2kv supports '" + Partitioner.NAME
+              + "' and '" + Partitioner.RANGE + "'");
+    }
+    if (config.splitKeys() != null) {
+      throw new ManifestMismatchException(
+          "store " + dir + " is hash-partitioned (MANIFEST) but was opened with range partitioning; open it without"
+              + " rangePartitioning");
     }
     if (!Partitioner.HASH.equals(m.hash()) || m.seed() != Partitioner.SEED) {
       throw new ManifestMismatchException(
           "store " + dir + " uses hash " + m.hash() + " seed " + m.seed() + " (MANIFEST); this p2kv uses "
               + Partitioner.HASH + " seed " + Partitioner.SEED);
     }
+  }
+
+  private static boolean sameKeys(List<byte[]> a, List<byte[]> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!Arrays.equals(a.get(i), b.get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---------------------------------------------------------------- routing
@@ -650,9 +681,18 @@ public final class StoreCore implements AutoCloseable {
     return upper != null && (upper.length == 0 || (lower != null && Arrays.compareUnsigned(lower, upper) >= 0));
   }
 
-  /** The shards a range touches, in index order: all of them under hash partitioning. */
+  /**
+   * The shards a range touches, in index order: all of them under hash partitioning, the ones
+   * whose key ranges overlap it under range partitioning.
+   */
   private Shard[] shardsFor(byte[] lower, byte[] upper) {
-    return isEmptyRange(lower, upper) ? new Shard[0] : shards;
+    if (isEmptyRange(lower, upper)) {
+      return new Shard[0];
+    }
+    if (!partitioner.isRange()) {
+      return shards;
+    }
+    return Arrays.copyOfRange(shards, partitioner.firstShard(lower), partitioner.lastShard(upper) + 1);
   }
 
   /**
@@ -665,7 +705,8 @@ public final class StoreCore implements AutoCloseable {
    */
   public StoreIterator openIterator(byte[] lower, byte[] upper, boolean reverse) {
     state.checkOpen();
-    return StoreIterator.open(shardsFor(lower, upper), lower, upper, reverse, openIterators, dir.toString());
+    return StoreIterator.open(
+        shardsFor(lower, upper), partitioner.isRange() ? partitioner : null, lower, upper, reverse, openIterators, dir.toString());
   }
 
   /**

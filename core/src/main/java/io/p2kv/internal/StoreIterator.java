@@ -32,6 +32,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * exactly one entry per returned pair plus one per shard: "ask for more only from the shard that
  * runs out", one entry at a time.
  *
+ * <h2>Range-partitioned stores</h2>
+ * When shards hold disjoint key ranges in shard order, no heap is needed: the iterator is
+ * <em>sequential</em>. Every shard's engine iterator is still created up front (the views are taken
+ * together), but only the shard holding the current position is seeked; the next one (the previous
+ * one, in reverse) is positioned at its first (last) key only when the current one runs out. So a
+ * short scan seeks one shard, as on a single RocksDB instance.
+ *
  * <h2>Concurrency and close</h2>
  * Methods are serialised by a lock (not {@code synchronized}, so virtual threads unmount), which
  * makes {@link #close} safe from any thread. Every native call runs inside the shard's
@@ -68,6 +75,8 @@ public final class StoreIterator implements AutoCloseable {
   /** The heap top was returned by next() and must be advanced before the heap is used again. */
   private boolean topConsumed;
   private final boolean reverse;
+  /** Range partitioning: shards in key order, read one after the other; null to merge. */
+  private final Partitioner sequential;
   private final byte[] lower;
   private final byte[] upper;
   private final Set<StoreIterator> registry;
@@ -76,8 +85,15 @@ public final class StoreIterator implements AutoCloseable {
   private volatile int state = OPEN;
 
   private StoreIterator(
-      Shard[] shards, byte[] lower, byte[] upper, boolean reverse, Set<StoreIterator> registry, String storeName) {
+      Shard[] shards,
+      Partitioner sequential,
+      byte[] lower,
+      byte[] upper,
+      boolean reverse,
+      Set<StoreIterator> registry,
+      String storeName) {
     this.shards = shards;
+    this.sequential = sequential;
     this.cursors = new EngineIterator[shards.length];
     this.released = new AtomicIntegerArray(shards.length);
     this.keys = new byte[shards.length][];
@@ -93,7 +109,9 @@ public final class StoreIterator implements AutoCloseable {
   /**
    * Opens a merged iterator positioned at the start of its range (the end for a reverse one).
    *
-   * @param shards the shards the range touches; none for an empty range
+   * @param shards the shards the range touches, in index order; none for an empty range
+   * @param sequential the range partitioner if shards hold disjoint key ranges in index order
+   *     (read them one after the other), or null to merge them
    * @param lower inclusive lower bound or null
    * @param upper exclusive upper bound or null
    * @param reverse true to iterate from the largest key down
@@ -103,8 +121,14 @@ public final class StoreIterator implements AutoCloseable {
    * @return the iterator
    */
   static StoreIterator open(
-      Shard[] shards, byte[] lower, byte[] upper, boolean reverse, Set<StoreIterator> registry, String storeName) {
-    StoreIterator it = new StoreIterator(shards, lower, upper, reverse, registry, storeName);
+      Shard[] shards,
+      Partitioner sequential,
+      byte[] lower,
+      byte[] upper,
+      boolean reverse,
+      Set<StoreIterator> registry,
+      String storeName) {
+    StoreIterator it = new StoreIterator(shards, sequential, lower, upper, reverse, registry, storeName);
     if (shards.length == 0) {
       return it;
     }
@@ -230,10 +254,28 @@ public final class StoreIterator implements AutoCloseable {
     int i = heap[0];
     advance(i);
     topConsumed = false;
+    if (sequential != null) {
+      settleSequential(i);
+      return;
+    }
     if (keys[i] == null) {
       heap[0] = heap[--heapSize];
     }
     siftDown(0);
+  }
+
+  /** Sequential mode: from cursor i on, the first that has an entry becomes the only heap item. */
+  private void settleSequential(int i) {
+    while (keys[i] == null) {
+      i += reverse ? -1 : 1;
+      if (i < 0 || i >= cursors.length) {
+        heapSize = 0;
+        return;
+      }
+      positionCursor(i, reverse ? LAST : FIRST, null);
+    }
+    heap[0] = i;
+    heapSize = 1;
   }
 
   private void checkUsable() {
@@ -254,6 +296,9 @@ public final class StoreIterator implements AutoCloseable {
   private static final int LAST = 3;
 
   private void position(byte[] target) {
+    if (cursors.length == 0) {
+      return;
+    }
     int how;
     byte[] at = null;
     if (!reverse) {
@@ -272,25 +317,44 @@ public final class StoreIterator implements AutoCloseable {
       how = SEEK_FOR_PREV;
       at = target;
     }
+    if (sequential != null) {
+      // Only the shard holding the start position is seeked now; the others when reached.
+      Arrays.fill(keys, null);
+      Arrays.fill(values, null);
+      int first = shards[0].index;
+      int start =
+          switch (how) {
+            case FIRST -> 0;
+            case LAST -> cursors.length - 1;
+            default -> Math.max(0, Math.min(cursors.length - 1, sequential.shardOf(at) - first));
+          };
+      positionCursor(start, how, at);
+      settleSequential(start);
+      return;
+    }
     for (int i = 0; i < cursors.length; i++) {
-      Shard s = shards[i];
-      s.enterDirect();
-      try {
-        EngineIterator c = cursors[i];
-        switch (how) {
-          case SEEK -> c.seek(at);
-          case SEEK_FOR_PREV -> c.seekForPrev(at);
-          case FIRST -> c.seekToFirst();
-          default -> c.seekToLast();
-        }
-        load(i, c);
-      } catch (EngineException e) {
-        throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
-      } finally {
-        s.exitDirect();
-      }
+      positionCursor(i, how, at);
     }
     heapify();
+  }
+
+  private void positionCursor(int i, int how, byte[] at) {
+    Shard s = shards[i];
+    s.enterDirect();
+    try {
+      EngineIterator c = cursors[i];
+      switch (how) {
+        case SEEK -> c.seek(at);
+        case SEEK_FOR_PREV -> c.seekForPrev(at);
+        case FIRST -> c.seekToFirst();
+        default -> c.seekToLast();
+      }
+      load(i, c);
+    } catch (EngineException e) {
+      throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
+    } finally {
+      s.exitDirect();
+    }
   }
 
   private void advance(int i) {
