@@ -409,7 +409,9 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
-   * Async {@link #range(byte[], byte[])}.
+   * Async {@link #range(byte[], byte[])}. Each shard's worker reads its whole part of the range
+   * while other requests to that shard wait behind it: for large ranges prefer {@link #iterator},
+   * which reads on the calling thread and holds one pair per shard.
    *
    * @param startInclusive the smallest key, or null
    * @param endExclusive the first key after the range, or null
