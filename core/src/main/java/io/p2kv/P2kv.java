@@ -63,23 +63,25 @@ import java.util.function.Function;
  *   <li><b>Across shards, views taken together, not atomically.</b> The views of all shards are
  *       taken one after another at the start of the read, before it returns anything: by the sync
  *       methods during the call, by an iterator while {@link #iterator} runs ({@link
- *       KvIterator#seek} reuses them), by the async methods when each shard's worker reaches the
- *       read. Every write completed before the call is visible (a thread reads its own completed
+ *       KvIterator#seek} reuses them), by reads on the workers when each shard's worker reaches
+ *       the read. Every write completed before the call is visible (a thread reads its own completed
  *       writes); no write issued after the read returned (after the iterator was created) is.
  *       A write running concurrently with the call may be visible on one shard and not on another:
  *       of two writes to different shards issued one after the other while a read starts, the
  *       read may see the second and miss the first. One point in time across all shards comes with
  *       cross-shard atomic batches.
- *   <li><b>Async variants and queued writes.</b> Each shard's part of {@link #scanAsync} or {@link
- *       #rangeAsync} runs on the shard's worker after the requests queued before it, so it also
- *       sees the caller's own earlier async writes to that shard even if their futures have not
- *       completed yet.
+ *   <li><b>Reads on the workers and queued writes.</b> Each shard's part of {@link #scanAsync},
+ *       {@link #rangeAsync} or {@link #range(byte[], byte[])} runs on the shard's worker after the
+ *       requests queued before it, so it also sees the caller's own earlier async writes to that
+ *       shard even if their futures have not completed yet.
  * </ul>
  *
- * The sync methods and the iterators read on the calling thread, incrementally: a {@code scan(start,
- * n)} reads n pairs plus at most one per shard, and an iterator holds at most one pair per shard
- * in memory. The async methods fan out to the workers, which read in parallel, each up to the limit,
- * and merge when the last shard answers.
+ * {@link #scan}, {@link #range(byte[], byte[], int)} and the iterators read on the calling thread,
+ * incrementally: a {@code scan(start, n)} reads n pairs plus at most one per shard, and an
+ * iterator holds at most one pair per shard in memory. {@link #range(byte[], byte[])} (no limit)
+ * and the async methods fan out to the shards' workers, which read in parallel, each up to the
+ * limit, and merge the parts; such a read runs on each worker after the requests queued before it,
+ * as described for the async variants above.
  *
  * <h2>Errors</h2>
  * All store errors extend {@link P2kvException}: {@link StoreClosedException}, {@link
@@ -201,8 +203,9 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
-   * Reads every pair with key in {@code [startInclusive, endExclusive)}, in key order. The whole
-   * range is held in memory: use {@link #iterator} for ranges of unknown size.
+   * Reads every pair with key in {@code [startInclusive, endExclusive)}, in key order. Each shard's
+   * worker reads its part in parallel, while other requests to that shard wait behind it, and the
+   * whole range is held in memory: use {@link #iterator} for ranges of unknown size.
    *
    * @param startInclusive the smallest key, or null for no lower bound
    * @param endExclusive the first key after the range, or null for no upper bound

@@ -410,6 +410,21 @@ class OrderedReadModelTest {
   }
 
   @Test
+  void shouldServeOrderedReadsFromACallbackOnAWorkerThread() {
+    try (P2kv store = builder(3).open(tmp)) {
+      for (int i = 0; i < 50; i++) {
+        store.put(Keys.key("k" + (char) ('A' + i)), Keys.key("v"));
+      }
+      // The stage runs on a shard worker: reads that would wait for the workers must not.
+      List<Integer> sizes =
+          store.putAsync(Keys.key("last"), Keys.key("v"))
+              .thenApply(v -> List.of(store.range(null, null).size(), store.scan(null, 10).size()))
+              .join();
+      assertEquals(List.of(51, 10), sizes);
+    }
+  }
+
+  @Test
   void shouldCompareKeyValuesByContent() {
     assertTrue(new KeyValue(new byte[] {1}, new byte[] {2}).equals(new KeyValue(new byte[] {1}, new byte[] {2})));
     assertEquals(new KeyValue(new byte[] {1}, new byte[] {2}).hashCode(), new KeyValue(new byte[] {1}, new byte[] {2}).hashCode());

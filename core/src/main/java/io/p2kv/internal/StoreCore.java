@@ -37,15 +37,15 @@ import org.slf4j.LoggerFactory;
  * already open if shard k fails), write the manifest of a new store last, then start the workers.
  *
  * <h2>Ordered reads</h2>
- * {@link #range} and {@link #openIterator} read on the caller's thread through a {@link
+ * {@link #range} with a limit and {@link #openIterator} read on the caller's thread through a {@link
  * StoreIterator}: one engine iterator per shard the range overlaps (every shard under hash
  * partitioning), merged with a heap, or read one after the other under range partitioning; every
- * native call runs inside the shard's direct-access guard. {@link #rangeAsync} fans one {@link
- * Request#SCAN} per overlapped shard out to the workers, which read in parallel, and merges the
- * sorted parts on the worker that completes last (p2KVS section 4.4). Reading on the caller's
- * thread measured faster than fanning out to the workers for sync reads on a 2-core machine (the
- * workers cannot run the N seeks in parallel there, and a hand-off costs more than it saves), and
- * it reads the caller's own completed writes just as well. Every open {@link StoreIterator} is
+ * native call runs inside the shard's direct-access guard. {@link #rangeAsync} and {@link #range}
+ * without a limit fan one {@link Request#SCAN} per overlapped shard out to the workers, which read
+ * in parallel, and merge the sorted parts (p2KVS section 4.4). Measured on a 2-core machine: for
+ * scans the caller's thread wins by far (N seeks cannot run in parallel on 2 cores, a hand-off
+ * costs more than it saves, and the workers over-read); for whole ranges, where each worker reads
+ * exactly its part, the workers' parallelism wins. Every open {@link StoreIterator} is
  * registered in {@link #openIterators} before it creates a native iterator.
  *
  * <h2>Close</h2>
@@ -714,8 +714,11 @@ public final class StoreCore implements AutoCloseable {
   }
 
   /**
-   * Sync ordered read of up to {@code limit} pairs of {@code [lower, upper)}, on the caller's
-   * thread: incremental merge, so it reads only what it returns plus one entry per shard.
+   * Sync ordered read of up to {@code limit} pairs of {@code [lower, upper)}. With a limit it
+   * reads on the caller's thread, incrementally: only what it returns plus one entry per shard.
+   * Without one ({@code Integer.MAX_VALUE}) every pair must be read anyway, so each shard's worker
+   * reads its whole part in parallel (p2KVS's sub-RANGE operations), merged on the caller's
+   * thread; on a worker thread (a callback) it reads on that thread instead.
    *
    * @param lower inclusive lower bound or null
    * @param upper exclusive upper bound or null
@@ -727,11 +730,34 @@ public final class StoreCore implements AutoCloseable {
     if (limit == 0 || isEmptyRange(lower, upper)) {
       return new ArrayList<>();
     }
+    if (limit == Integer.MAX_VALUE && !(Thread.currentThread() instanceof Shard.ShardThread)) {
+      return rangeOnWorkers(lower, upper);
+    }
     List<KeyValue> out = new ArrayList<>(Math.min(limit, 1024));
     try (StoreIterator it = openIterator(lower, upper, false)) {
       it.drainTo(out, limit);
     }
     return out;
+  }
+
+  private List<KeyValue> rangeOnWorkers(byte[] lower, byte[] upper) {
+    Shard[] targets = shardsFor(lower, upper);
+    List<Request> parts = new ArrayList<>(targets.length);
+    for (int i = 0; i < targets.length; i++) {
+      Request part = Request.scan(lower, upper, Integer.MAX_VALUE, null, i);
+      targets[i].submit(part);
+      parts.add(part);
+    }
+    List<List<KeyValue>> runs = new ArrayList<>(parts.size());
+    for (Request part : parts) {
+      part.await(yieldWaitNanos);
+    }
+    for (Request part : parts) {
+      @SuppressWarnings("unchecked")
+      List<KeyValue> run = (List<KeyValue>) part.resultOrThrow();
+      runs.add(run);
+    }
+    return KWayMerge.merge(runs, Integer.MAX_VALUE);
   }
 
   /**
