@@ -53,7 +53,8 @@ import java.util.function.Function;
  * (descending for a reverse iterator), each key at most once, all within the bounds: start
  * inclusive, end exclusive, {@code null} for open-ended. A start at or after the end gives nothing.
  * Keys are hash-partitioned, so every ordered read asks every shard and merges their sorted parts
- * (p2KVS section 4.4). While writes run, an ordered read guarantees:
+ * (p2KVS section 4.4); a store created with {@link Builder#rangePartitioning} asks only the shards
+ * the range overlaps, one after the other. While writes run, an ordered read guarantees:
  *
  * <ul>
  *   <li><b>Per shard, one point in time.</b> Everything read from one shard comes from one view of
@@ -80,8 +81,8 @@ import java.util.function.Function;
  * incrementally: a {@code scan(start, n)} reads n pairs plus at most one per shard, and an
  * iterator holds at most one pair per shard in memory. {@link #range(byte[], byte[])} (no limit)
  * and the async methods fan out to the shards' workers, which read in parallel, each up to the
- * limit, and merge the parts; such a read runs on each worker after the requests queued before it,
- * as described for the async variants above.
+ * limit, and merge the parts; each shard's part then runs after the requests queued before it on
+ * that shard, as described above.
  *
  * <h2>Errors</h2>
  * All store errors extend {@link P2kvException}: {@link StoreClosedException}, {@link

@@ -274,7 +274,9 @@ final class ShardWorker implements Agent {
     if (limit == 0) {
       return out;
     }
-    try (EngineIterator it = engine.newIterator(lower, upper)) {
+    // Forward only from a seek to the lower bound: only the upper bound is native, so an
+    // open-ended scan can reuse a pooled engine iterator.
+    try (EngineIterator it = engine.newIterator(null, upper)) {
       if (lower == null) {
         it.seekToFirst();
       } else {
