@@ -71,6 +71,44 @@ import java.util.function.Function;
  * from every method; store errors (closed, failed, queue full, engine errors) are thrown by sync
  * methods and delivered through the future or callback by async ones.
  *
+ * <h2>Ordered reads</h2>
+ * {@link #scan}, {@link #range}, their async variants and the iterators ({@link #iterator}, {@link
+ * #reverseIterator}, {@link #prefixIterator}) return pairs in unsigned byte order of keys
+ * (descending for a reverse iterator), each key at most once, all within the bounds: start
+ * inclusive, end exclusive, {@code null} for open-ended. A start at or after the end gives nothing.
+ * Keys are hash-partitioned, so every ordered read asks every shard and merges their sorted parts
+ * (p2KVS section 4.4); a store created with {@link Builder#rangePartitioning} asks only the shards
+ * the range overlaps, one after the other. While writes run, an ordered read guarantees:
+ *
+ * <ul>
+ *   <li><b>Per shard, one point in time.</b> Everything read from one shard comes from one view of
+ *       that shard (a RocksDB iterator and its implicit snapshot): each write to that shard, a
+ *       single-shard {@link Batch} included, is wholly in or wholly out of the view, and no key
+ *       appears twice or in two versions.
+ *   <li><b>Across shards, views taken together, not atomically.</b> The views of all shards are
+ *       taken one after another at the start of the read, before it returns anything: by the sync
+ *       methods during the call, by an iterator while {@link #iterator} runs ({@link
+ *       KvIterator#seek} reuses them), by reads on the workers when each shard's worker reaches
+ *       the read. Every write completed before the call is visible (a thread reads its own completed
+ *       writes); no write issued after the read returned (after the iterator was created) is.
+ *       A write running concurrently with the call may be visible on one shard and not on another:
+ *       of two writes to different shards issued one after the other while a read starts, the
+ *       read may see the second and miss the first, and a cross-shard {@link Batch} in flight
+ *       may be seen on some shards only (see "Atomic batches"). A single point in time across all
+ *       shards is not offered.
+ *   <li><b>Reads on the workers and queued writes.</b> Each shard's part of {@link #scanAsync},
+ *       {@link #rangeAsync} or {@link #range(byte[], byte[])} runs on the shard's worker after the
+ *       requests queued before it, so it also sees the caller's own earlier async writes to that
+ *       shard even if their futures have not completed yet.
+ * </ul>
+ *
+ * {@link #scan}, {@link #range(byte[], byte[], int)} and the iterators read on the calling thread,
+ * incrementally: a {@code scan(start, n)} reads n pairs plus at most one per shard, and an
+ * iterator holds at most one pair per shard in memory. {@link #range(byte[], byte[])} (no limit)
+ * and the async methods fan out to the shards' workers, which read in parallel, each up to the
+ * limit, and merge the parts; each shard's part then runs after the requests queued before it on
+ * that shard, as described above.
+ *
  * <h2>Errors</h2>
  * All store errors extend {@link P2kvException}: {@link StoreClosedException}, {@link
  * StoreFailedException}, {@link ShardFailedException}, {@link QueueFullException}, {@link
@@ -173,6 +211,127 @@ public final class P2kv implements AutoCloseable {
     core.write(batch, batch.payloadBytes());
   }
 
+  // ------------------------------------------------------------------------ ordered reads
+
+  /**
+   * Reads up to {@code limit} pairs with key {@code >= startKey}, in key order. See "Ordered
+   * reads" above for what it sees while writes run.
+   *
+   * @param startKey the smallest key to return, or null to start at the first key
+   * @param limit most pairs to return; 0 returns an empty list
+   * @return a new mutable list in unsigned key order
+   * @throws IllegalArgumentException if limit is negative or startKey is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public List<KeyValue> scan(byte[] startKey, int limit) {
+    checkBound(startKey);
+    checkLimit(limit);
+    return core.range(startKey, null, limit);
+  }
+
+  /**
+   * Reads every pair with key in {@code [startInclusive, endExclusive)}, in key order. Each shard's
+   * worker reads its part in parallel, while other requests to that shard wait behind it, and the
+   * whole range is held in memory: use {@link #iterator} for ranges of unknown size.
+   *
+   * @param startInclusive the smallest key, or null for no lower bound
+   * @param endExclusive the first key after the range, or null for no upper bound
+   * @return a new mutable list in unsigned key order; empty if start is at or after end
+   * @throws IllegalArgumentException if a bound is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public List<KeyValue> range(byte[] startInclusive, byte[] endExclusive) {
+    return range(startInclusive, endExclusive, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Reads up to {@code limit} pairs with key in {@code [startInclusive, endExclusive)}, the
+   * smallest keys first.
+   *
+   * @param startInclusive the smallest key, or null for no lower bound
+   * @param endExclusive the first key after the range, or null for no upper bound
+   * @param limit most pairs to return; 0 returns an empty list
+   * @return a new mutable list in unsigned key order; empty if start is at or after end
+   * @throws IllegalArgumentException if limit is negative or a bound is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public List<KeyValue> range(byte[] startInclusive, byte[] endExclusive, int limit) {
+    checkBound(startInclusive);
+    checkBound(endExclusive);
+    checkLimit(limit);
+    return core.range(startInclusive, endExclusive, limit);
+  }
+
+  /**
+   * A forward streaming iterator over {@code [startInclusive, endExclusive)}; close it.
+   *
+   * @param startInclusive the smallest key, or null for no lower bound
+   * @param endExclusive the first key after the range, or null for no upper bound
+   * @return an open iterator, positioned before the smallest key of the range
+   * @throws IllegalArgumentException if a bound is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public KvIterator iterator(byte[] startInclusive, byte[] endExclusive) {
+    checkBound(startInclusive);
+    checkBound(endExclusive);
+    return new KvIterator(core.openIterator(startInclusive, endExclusive, false));
+  }
+
+  /**
+   * A reverse streaming iterator over {@code [startInclusive, endExclusive)}: from the largest key
+   * below {@code endExclusive} down to {@code startInclusive}; close it.
+   *
+   * @param startInclusive the smallest key, or null for no lower bound
+   * @param endExclusive the first key after the range, or null for no upper bound
+   * @return an open iterator, positioned after the largest key of the range
+   * @throws IllegalArgumentException if a bound is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public KvIterator reverseIterator(byte[] startInclusive, byte[] endExclusive) {
+    checkBound(startInclusive);
+    checkBound(endExclusive);
+    return new KvIterator(core.openIterator(startInclusive, endExclusive, true));
+  }
+
+  /**
+   * A forward streaming iterator over the keys that start with {@code prefix}; close it. The empty
+   * prefix iterates over every key.
+   *
+   * @param prefix the prefix
+   * @return an open iterator
+   * @throws NullPointerException if prefix is null
+   * @throws IllegalArgumentException if prefix is too long
+   * @throws P2kvException if the store is closed or failed, or a shard's engine failed
+   */
+  public KvIterator prefixIterator(byte[] prefix) {
+    Limits.checkKey(prefix);
+    return new KvIterator(core.openIterator(prefix.length == 0 ? null : prefix, prefixEnd(prefix), false));
+  }
+
+  /** The smallest key greater than every key starting with prefix, or null if there is none. */
+  static byte[] prefixEnd(byte[] prefix) {
+    for (int i = prefix.length - 1; i >= 0; i--) {
+      if (prefix[i] != (byte) 0xFF) {
+        byte[] end = java.util.Arrays.copyOf(prefix, i + 1);
+        end[i]++;
+        return end;
+      }
+    }
+    return null;
+  }
+
+  private static void checkBound(byte[] bound) {
+    if (bound != null) {
+      Limits.checkKey(bound);
+    }
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("limit must not be negative: " + limit);
+    }
+  }
+
   // ------------------------------------------------------------------------ async
 
   /**
@@ -263,6 +422,51 @@ public final class P2kv implements AutoCloseable {
     return core.writeAsync(batch, batch.payloadBytes());
   }
 
+  /**
+   * Async {@link #scan}: each shard's worker reads up to {@code limit} pairs, in parallel; the
+   * parts are merged on the worker that answers last.
+   *
+   * @param startKey the smallest key to return, or null
+   * @param limit most pairs to return
+   * @return completes with a new mutable list in unsigned key order
+   * @throws IllegalArgumentException if limit is negative or startKey is too long
+   */
+  public CompletableFuture<List<KeyValue>> scanAsync(byte[] startKey, int limit) {
+    checkBound(startKey);
+    checkLimit(limit);
+    return core.rangeAsync(startKey, null, limit);
+  }
+
+  /**
+   * Async {@link #range(byte[], byte[])}. Each shard's worker reads its whole part of the range
+   * while other requests to that shard wait behind it: for large ranges prefer {@link #iterator},
+   * which reads on the calling thread and holds one pair per shard.
+   *
+   * @param startInclusive the smallest key, or null
+   * @param endExclusive the first key after the range, or null
+   * @return completes with a new mutable list in unsigned key order
+   * @throws IllegalArgumentException if a bound is too long
+   */
+  public CompletableFuture<List<KeyValue>> rangeAsync(byte[] startInclusive, byte[] endExclusive) {
+    return rangeAsync(startInclusive, endExclusive, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Async {@link #range(byte[], byte[], int)}.
+   *
+   * @param startInclusive the smallest key, or null
+   * @param endExclusive the first key after the range, or null
+   * @param limit most pairs to return
+   * @return completes with a new mutable list in unsigned key order
+   * @throws IllegalArgumentException if limit is negative or a bound is too long
+   */
+  public CompletableFuture<List<KeyValue>> rangeAsync(byte[] startInclusive, byte[] endExclusive, int limit) {
+    checkBound(startInclusive);
+    checkBound(endExclusive);
+    checkLimit(limit);
+    return core.rangeAsync(startInclusive, endExclusive, limit);
+  }
+
   private static void checkKeys(List<byte[]> keys) {
     Objects.requireNonNull(keys, "keys is null");
     for (byte[] key : keys) {
@@ -333,8 +537,9 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
-   * Closes the store: new calls fail with {@link StoreClosedException}, requests already queued
-   * are executed, workers stop, shards close, the directory is unlocked. Idempotent.
+   * Closes the store: new calls fail with {@link StoreClosedException}, iterators still open are
+   * closed (and counted in a warning), requests already queued are executed, workers stop, shards
+   * close, the directory is unlocked. Idempotent.
    *
    * @throws P2kvException if an engine failed to close cleanly (the store is closed anyway)
    */
@@ -362,6 +567,7 @@ public final class P2kv implements AutoCloseable {
     private long yieldWaitNanos = 50_000;
     private RocksDbConfigurer configurer;
     private Function<Integer, EngineFactory> engineFactory;
+    private List<byte[]> splitKeys;
 
     private Builder() {}
 
@@ -514,6 +720,41 @@ public final class P2kv implements AutoCloseable {
     }
 
     /**
+     * Partitions a new store by key range instead of by hash, for scan-heavy stores: shard i holds
+     * the keys in {@code [splitKeys[i-1], splitKeys[i])} (the first shard everything below the
+     * first split key, the last everything from the last one up), so there are {@code
+     * splitKeys.size() + 1} shards. An ordered read then touches only the shards its range
+     * overlaps and seeks them one at a time, so a short scan costs about what it costs on one
+     * RocksDB instance; but writes are no longer spread by hashing: a hot key range, or keys
+     * inserted in order, load one shard. The split keys are kept in the manifest: reopening needs
+     * either no partitioning option or the same split keys ({@link ManifestMismatchException}
+     * otherwise). Default: hash partitioning.
+     *
+     * @param splitKeys strictly increasing in unsigned byte order, none empty, at most 1023; copied
+     * @return this builder
+     * @throws IllegalArgumentException if the keys are not strictly increasing, one is empty or too
+     *     long, or there are too many
+     */
+    public Builder rangePartitioning(List<byte[]> splitKeys) {
+      Objects.requireNonNull(splitKeys, "splitKeys is null");
+      if (splitKeys.size() > 1023) {
+        throw new IllegalArgumentException("at most 1023 split keys (1024 shards): " + splitKeys.size());
+      }
+      List<byte[]> copy = new java.util.ArrayList<>(splitKeys.size());
+      for (byte[] k : splitKeys) {
+        Objects.requireNonNull(k, "a split key is null");
+        Limits.checkKey(k);
+        copy.add(k.clone());
+      }
+      String problem = io.p2kv.internal.Partitioner.checkSplits(copy);
+      if (problem != null) {
+        throw new IllegalArgumentException(problem);
+      }
+      this.splitKeys = List.copyOf(copy);
+      return this;
+    }
+
+    /**
      * The RocksDB tuning hook, called for each shard after p2kv's defaults.
      *
      * @param configurer the hook, or null for none
@@ -536,12 +777,17 @@ public final class P2kv implements AutoCloseable {
      * @param dir the store directory: empty or absent for a new store
      * @return the open store
      * @throws StoreLockedException if the store is already open
+     * @throws IllegalArgumentException if {@link #shards} and {@link #rangePartitioning} disagree
      * @throws ManifestMismatchException if the options contradict the existing store
      * @throws StoreCorruptedException if the store's metadata or a shard is damaged
      * @throws P2kvException if the directory is not a store, or an engine fails to open
      */
     public P2kv open(Path dir) {
       Objects.requireNonNull(dir, "dir is null");
+      if (splitKeys != null && shards > 0 && shards != splitKeys.size() + 1) {
+        throw new IllegalArgumentException(
+            "shards=" + shards + " but " + splitKeys.size() + " split keys make " + (splitKeys.size() + 1) + " shards");
+      }
       RocksDbConfigurer hook = configurer;
       Durability d = durability;
       long budget = memoryBudgetBytes;
@@ -562,7 +808,8 @@ public final class P2kv implements AutoCloseable {
               memoryBudgetBytes,
               yieldWaitNanos,
               configurer,
-              factory);
+              factory,
+              splitKeys);
       return new P2kv(StoreCore.open(config));
     }
   }

@@ -3,6 +3,7 @@ package io.p2kv;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
+import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import java.nio.file.Path;
@@ -21,7 +22,8 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     FAIL_WRITES,
     BLOCK_WRITES,
     DIE_ON_WRITE,
-    FAIL_COMMIT_RECORD
+    FAIL_COMMIT_RECORD,
+    FAIL_ITERATORS
   }
 
   final ConcurrentHashMap<Integer, Fault> faults = new ConcurrentHashMap<>();
@@ -70,7 +72,7 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
           }
         }
         case DIE_ON_WRITE -> throw new IllegalStateException("injected bug in shard " + shard);
-        case NONE, FAIL_COMMIT_RECORD -> {}
+        case NONE, FAIL_COMMIT_RECORD, FAIL_ITERATORS -> {}
       }
     }
 
@@ -163,6 +165,15 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     @Override
     public List<byte[]> multiGet(List<byte[]> keys) {
       return d.multiGet(keys);
+    }
+
+    @Override
+    public EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
+      if (faults.getOrDefault(shard, Fault.NONE) == Fault.FAIL_ITERATORS) {
+        throw new EngineException(
+            "RocksDB iterator failed on shard " + shard + ": Corruption: block checksum mismatch", new RuntimeException("corrupt"));
+      }
+      return d.newIterator(lowerInclusive, upperExclusive);
     }
 
     @Override

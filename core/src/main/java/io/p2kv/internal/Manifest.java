@@ -11,12 +11,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Properties;
 
 /**
  * The store's {@code MANIFEST}: a small text file of {@code key=value} lines that fixes what must
- * never change for the life of a store: format version, shard count, partitioner, hash function and
- * seed. Written once, when the store is created, after every shard directory exists (write to a
+ * never change for the life of a store: format version, shard count, partitioner, and for the hash
+ * partitioner its hash function and seed, for the range partitioner its split keys (hex, comma
+ * separated, {@code splits=} line). Written once, when the store is created, after every shard
+ * directory exists (write to a
  * temporary file, fsync, atomic rename, fsync the directory), so a store with a manifest is always
  * complete.
  *
@@ -25,8 +30,9 @@ import java.util.Properties;
  * @param partitioner partitioner name
  * @param hash hash function name
  * @param seed hash seed
+ * @param splits split keys of the range partitioner; empty for hash partitioning
  */
-public record Manifest(int formatVersion, int shards, String partitioner, String hash, int seed) {
+public record Manifest(int formatVersion, int shards, String partitioner, String hash, int seed, List<byte[]> splits) {
   /** File name inside the store directory. */
   public static final String FILE_NAME = "MANIFEST";
 
@@ -40,7 +46,26 @@ public record Manifest(int formatVersion, int shards, String partitioner, String
    * @return the manifest
    */
   public static Manifest create(int shards) {
-    return new Manifest(FORMAT_VERSION, shards, Partitioner.NAME, Partitioner.HASH, Partitioner.SEED);
+    return new Manifest(FORMAT_VERSION, shards, Partitioner.NAME, Partitioner.HASH, Partitioner.SEED, List.of());
+  }
+
+  /**
+   * The manifest of a new range-partitioned store.
+   *
+   * @param splits the split keys, already validated
+   * @return the manifest
+   */
+  public static Manifest createRange(List<byte[]> splits) {
+    return new Manifest(FORMAT_VERSION, splits.size() + 1, Partitioner.RANGE, "", 0, List.copyOf(splits));
+  }
+
+  /**
+   * The partitioner this manifest describes (hash, or range with its split keys).
+   *
+   * @return the partitioner
+   */
+  public Partitioner newPartitioner() {
+    return Partitioner.RANGE.equals(partitioner) ? Partitioner.range(splits) : new Partitioner(shards);
   }
 
   /**
@@ -75,7 +100,27 @@ public record Manifest(int formatVersion, int shards, String partitioner, String
     if (shards < 1) {
       throw new StoreCorruptedException("manifest " + file + " has shards=" + shards, null);
     }
-    return new Manifest(version, shards, field(p, "partitioner", file), field(p, "hash", file), intField(p, "hash.seed", file));
+    String partitioner = field(p, "partitioner", file);
+    if (!Partitioner.RANGE.equals(partitioner)) {
+      return new Manifest(version, shards, partitioner, field(p, "hash", file), intField(p, "hash.seed", file), List.of());
+    }
+    List<byte[]> splits = new ArrayList<>();
+    String splitText = p.getProperty("splits", "").trim();
+    try {
+      for (String hex : splitText.isEmpty() ? new String[0] : splitText.split(",")) {
+        splits.add(HexFormat.of().parseHex(hex.trim()));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new StoreCorruptedException("manifest " + file + " has malformed split keys: " + e.getMessage(), e);
+    }
+    String problem = Partitioner.checkSplits(splits);
+    if (problem == null && splits.size() != shards - 1) {
+      problem = shards + " shards need " + (shards - 1) + " split keys, found " + splits.size();
+    }
+    if (problem != null) {
+      throw new StoreCorruptedException("manifest " + file + ": " + problem, null);
+    }
+    return new Manifest(version, shards, partitioner, "", 0, List.copyOf(splits));
   }
 
   private static String field(Properties p, String name, Path file) {
@@ -102,17 +147,24 @@ public record Manifest(int formatVersion, int shards, String partitioner, String
    * @throws IOException on I/O failure
    */
   public void write(Path dir) throws IOException {
-    String text =
-        "# p2kv store manifest: fixed when the store was created. Do not edit.\n"
-            + "format.version=" + formatVersion + "\n"
-            + "shards=" + shards + "\n"
-            + "partitioner=" + partitioner + "\n"
-            + "hash=" + hash + "\n"
-            + "hash.seed=" + seed + "\n";
+    StringBuilder text =
+        new StringBuilder("# p2kv store manifest: fixed when the store was created. Do not edit.\n")
+            .append("format.version=").append(formatVersion).append('\n')
+            .append("shards=").append(shards).append('\n')
+            .append("partitioner=").append(partitioner).append('\n');
+    if (Partitioner.RANGE.equals(partitioner)) {
+      text.append("splits=");
+      for (int i = 0; i < splits.size(); i++) {
+        text.append(i == 0 ? "" : ",").append(HexFormat.of().formatHex(splits.get(i)));
+      }
+      text.append('\n');
+    } else {
+      text.append("hash=").append(hash).append('\n').append("hash.seed=").append(seed).append('\n');
+    }
     Path tmp = dir.resolve(FILE_NAME + ".tmp");
     try (FileChannel ch =
         FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+      ch.write(java.nio.ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8)));
       ch.force(true);
     }
     try {

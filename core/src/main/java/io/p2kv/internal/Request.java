@@ -47,8 +47,11 @@ public final class Request {
   /** A batched point read (one shard's part of a multiGet). */
   public static final byte MULTI_GET = 4;
 
+  /** One shard's part of an ordered read: up to {@code limit} pairs of a key range. */
+  public static final byte SCAN = 5;
+
   /** One shard's part of a cross-shard atomic batch: never merged with other requests. */
-  public static final byte CROSS_PART = 5;
+  public static final byte CROSS_PART = 6;
 
   private static final int PENDING = 0;
   private static final int COMPLETING = 1;
@@ -91,6 +94,8 @@ public final class Request {
   final int opCount;
   /** Payload bytes for the byte limit. */
   final long bytes;
+  /** SCAN: most pairs to read. */
+  final int limit;
   private final Object sink;
   /** Free for the sink's use (e.g. the offset of this part in a multiGet). */
   public final int tag;
@@ -104,6 +109,12 @@ public final class Request {
   private Throwable error;
 
   private Request(byte type, byte[] key, byte[] value, List<?> items, int opCount, long bytes, Object sink, int tag) {
+    this(type, key, value, items, opCount, bytes, 0, sink, tag);
+  }
+
+  private Request(
+      byte type, byte[] key, byte[] value, List<?> items, int opCount, long bytes, int limit, Object sink, int tag) {
+    this.limit = limit;
     this.type = type;
     this.key = key;
     this.value = value;
@@ -183,6 +194,22 @@ public final class Request {
    */
   public static Request multiGet(List<byte[]> keys, Object sink, int tag) {
     return new Request(MULTI_GET, null, null, keys, keys.size(), 0, sink, tag);
+  }
+
+  /**
+   * One shard's part of an ordered read: the worker reads up to {@code limit} pairs of {@code
+   * [lower, upper)} in key order from one engine iterator and completes with a {@code
+   * List<KeyValue>}.
+   *
+   * @param lower inclusive lower bound, or null
+   * @param upper exclusive upper bound, or null
+   * @param limit most pairs to read
+   * @param sink see {@link #put}
+   * @param tag free for the sink
+   * @return the request
+   */
+  public static Request scan(byte[] lower, byte[] upper, int limit, Object sink, int tag) {
+    return new Request(SCAN, lower, upper, null, 1, 0, limit, sink, tag);
   }
 
   boolean isWrite() {

@@ -1,10 +1,12 @@
 package io.p2kv.internal;
 
 import io.p2kv.Batch;
+import io.p2kv.KeyValue;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineIterator;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.Agent;
@@ -125,6 +127,9 @@ final class ShardWorker implements Agent {
     }
     if (r.isRead()) {
       return runReads(r);
+    }
+    if (r.type == Request.SCAN) {
+      return runScan(r);
     }
     return runCrossPart(r);
   }
@@ -321,6 +326,57 @@ final class ShardWorker implements Agent {
       finishRun(n, new ShardFailedException(shard, e.getMessage(), e.getCause()));
     }
     return n;
+  }
+
+  /**
+   * One shard's part of an ordered read, alone (scans are never merged): one engine iterator,
+   * created, read and closed here, so it sees exactly the writes queued before the request.
+   */
+  private int runScan(Request r) {
+    run[0] = r;
+    runSize = 1;
+    ShardFailedException failure = null;
+    List<KeyValue> pairs = null;
+    try {
+      pairs = scanPart(r.key, r.value, r.limit);
+    } catch (EngineException e) {
+      failure = new ShardFailedException(shard, e.getMessage(), e.getCause());
+    }
+    finishRun(1, failure, pairs);
+    return 1;
+  }
+
+  private List<KeyValue> scanPart(byte[] lower, byte[] upper, int limit) {
+    ArrayList<KeyValue> out = new ArrayList<>(Math.min(limit, 256));
+    if (limit == 0) {
+      return out;
+    }
+    // Forward only from a seek to the lower bound: only the upper bound is native, so an
+    // open-ended scan can reuse a pooled engine iterator.
+    try (EngineIterator it = engine.newIterator(null, upper)) {
+      if (lower == null) {
+        it.seekToFirst();
+      } else {
+        it.seek(lower);
+      }
+      while (it.valid()) {
+        out.add(new KeyValue(it.key(), it.value()));
+        if (out.size() >= limit) {
+          break;
+        }
+        it.next();
+      }
+    }
+    return out;
+  }
+
+  private void finishRun(int n, Throwable failure, Object result) {
+    if (failure != null) {
+      failedRequests += n;
+    }
+    Object[] results = runResults;
+    results[0] = result;
+    completeRun(n, failure == null ? results : null, failure);
   }
 
   private void finishRun(int n, Throwable failure) {

@@ -8,6 +8,7 @@ import io.p2kv.ReadPath;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import io.p2kv.internal.engine.EngineFactory;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -29,6 +30,8 @@ import java.util.function.Function;
  * @param yieldWaitNanos how long sync callers and idle workers poll (yielding) before parking
  * @param configurer RocksDB tuning hook, or null
  * @param engineFactory opens engines given the resolved shard count (tests inject faults here)
+ * @param splitKeys split keys of a range-partitioned store (already validated), or null for hash
+ *     partitioning (or "whatever the existing store uses")
  */
 public record StoreConfig(
     Path dir,
@@ -44,7 +47,8 @@ public record StoreConfig(
     long memoryBudgetBytes,
     long yieldWaitNanos,
     RocksDbConfigurer configurer,
-    Function<Integer, EngineFactory> engineFactory) {
+    Function<Integer, EngineFactory> engineFactory,
+    List<byte[]> splitKeys) {
 
   /**
    * The shard count of a new store when none is given: one worker per two cores, at least 1 and at

@@ -2,10 +2,13 @@ package io.p2kv.internal;
 
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -17,6 +20,8 @@ class RecordingEngine implements Engine {
   /** Calls in order, e.g. "put", "batch:3", "get", "multiGet:2". */
   final List<String> calls = new CopyOnWriteArrayList<>();
   final TreeMap<String, byte[]> data = new TreeMap<>();
+  /** The same data in unsigned key order, for iterators. */
+  private final TreeMap<byte[], byte[]> ordered = new TreeMap<>(Arrays::compareUnsigned);
   private final List<Object[]> pending = new ArrayList<>();
   volatile boolean failWrites;
 
@@ -29,6 +34,7 @@ class RecordingEngine implements Engine {
     calls.add("put");
     checkFail();
     data.put(k(key), value);
+    ordered.put(key, value);
   }
 
   @Override
@@ -36,6 +42,7 @@ class RecordingEngine implements Engine {
     calls.add("delete");
     checkFail();
     data.remove(k(key));
+    ordered.remove(key);
   }
 
   @Override
@@ -63,8 +70,10 @@ class RecordingEngine implements Engine {
       for (Object[] op : pending) {
         if (op[1] == null) {
           data.remove(k((byte[]) op[0]));
+          ordered.remove((byte[]) op[0]);
         } else {
           data.put(k((byte[]) op[0]), (byte[]) op[1]);
+          ordered.put((byte[]) op[0], (byte[]) op[1]);
         }
       }
     } finally {
@@ -127,6 +136,95 @@ class RecordingEngine implements Engine {
       out.add(data.get(k(key)));
     }
     return out;
+  }
+
+  @Override
+  public synchronized EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
+    calls.add("iterator");
+    NavigableMap<byte[], byte[]> view = new TreeMap<>(ordered);
+    if (lowerInclusive != null) {
+      view = view.tailMap(lowerInclusive, true);
+    }
+    if (upperExclusive != null) {
+      view = view.headMap(upperExclusive, false);
+    }
+    return new SnapshotIterator(view);
+  }
+
+  /** An iterator over a copy of the data taken when it was created. */
+  private static final class SnapshotIterator implements EngineIterator {
+    private final NavigableMap<byte[], byte[]> view;
+    private Map.Entry<byte[], byte[]> at;
+    private boolean closed;
+
+    SnapshotIterator(NavigableMap<byte[], byte[]> view) {
+      this.view = view;
+    }
+
+    private void check() {
+      if (closed) {
+        throw new IllegalStateException("use after close");
+      }
+    }
+
+    @Override
+    public void seekToFirst() {
+      check();
+      at = view.firstEntry();
+    }
+
+    @Override
+    public void seekToLast() {
+      check();
+      at = view.lastEntry();
+    }
+
+    @Override
+    public void seek(byte[] key) {
+      check();
+      at = view.ceilingEntry(key);
+    }
+
+    @Override
+    public void seekForPrev(byte[] key) {
+      check();
+      at = view.floorEntry(key);
+    }
+
+    @Override
+    public boolean valid() {
+      check();
+      return at != null;
+    }
+
+    @Override
+    public byte[] key() {
+      check();
+      return at.getKey().clone();
+    }
+
+    @Override
+    public byte[] value() {
+      check();
+      return at.getValue().clone();
+    }
+
+    @Override
+    public void next() {
+      check();
+      at = view.higherEntry(at.getKey());
+    }
+
+    @Override
+    public void prev() {
+      check();
+      at = view.lowerEntry(at.getKey());
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
   }
 
   @Override

@@ -206,4 +206,46 @@ class ShardWorkerTest {
     }
     assertEquals(callers, completed.get(), "every parked caller of the run was woken");
   }
+
+  @Test
+  void shouldRunAScanAloneAndAfterTheWritesQueuedBeforeIt() {
+    Shard shard = shard(32, 1 << 20);
+    CompletableFuture<Void> p1 = f();
+    CompletableFuture<Void> p2 = f();
+    CompletableFuture<byte[]> g1 = f();
+    CompletableFuture<List<io.p2kv.KeyValue>> scan = f();
+    CompletableFuture<byte[]> g2 = f();
+    CompletableFuture<Void> p3 = f();
+    shard.submit(Request.put(b(2), b(20), p1));
+    shard.submit(Request.put(b(1), b(10), p2));
+    shard.submit(Request.get(b(1), g1));
+    shard.submit(Request.scan(null, null, 10, scan, 0));
+    shard.submit(Request.get(b(2), g2));
+    shard.submit(Request.put(b(0), b(0), p3));
+
+    assertEquals(6, invoker(shard).invoke());
+
+    assertEquals(List.of("batch:2", "get", "iterator", "get", "put"), engine.calls, "a scan is never merged with reads");
+    List<io.p2kv.KeyValue> pairs = scan.join();
+    assertEquals(2, pairs.size(), "the scan saw the writes queued before it and not the one after");
+    assertArrayEquals(b(1), pairs.get(0).key());
+    assertArrayEquals(b(20), pairs.get(1).value());
+  }
+
+  @Test
+  void shouldHonourAScanLimitAndBoundsOnTheWorker() {
+    Shard shard = shard(32, 1 << 20);
+    for (int i = 0; i < 10; i++) {
+      shard.submit(Request.put(b(i), b(i), f()));
+    }
+    CompletableFuture<List<io.p2kv.KeyValue>> bounded = f();
+    CompletableFuture<List<io.p2kv.KeyValue>> limited = f();
+    shard.submit(Request.scan(b(3), b(6), 100, bounded, 0));
+    shard.submit(Request.scan(b(8), null, 1, limited, 0));
+    invoker(shard).invoke();
+    assertEquals(3, bounded.join().size());
+    assertArrayEquals(b(3), bounded.join().get(0).key());
+    assertEquals(1, limited.join().size());
+    assertArrayEquals(b(8), limited.join().get(0).key());
+  }
 }

@@ -8,9 +8,10 @@ import java.util.List;
  *
  * <h2>Concurrency</h2>
  * The write methods and the pending-batch methods are called by the shard's single worker thread
- * only. {@link #get} and {@link #multiGet} may also be called concurrently by caller threads (the
- * direct read path) and {@link #property} by any thread. {@link #close} is called once, after the
- * worker stopped and no caller is inside the engine.
+ * only. {@link #get}, {@link #multiGet} and {@link #newIterator} may also be called concurrently by
+ * caller threads (the direct read path) and {@link #property} by any thread. {@link #close} is
+ * called once, after the worker stopped, no caller is inside the engine and every iterator was
+ * closed; it closes any iterator still open as a last resort.
  *
  * <h2>Errors</h2>
  * Every method reports engine failures as {@link EngineException}; after a failed {@link
@@ -106,6 +107,16 @@ public interface Engine extends AutoCloseable {
    * @return values in key order, null where absent
    */
   List<byte[]> multiGet(List<byte[]> keys);
+
+  /**
+   * Opens an iterator over the keys in {@code [lowerInclusive, upperExclusive)}, reading the
+   * engine as of this call (see {@link EngineIterator}). It is not positioned: seek first.
+   *
+   * @param lowerInclusive lower bound, or null for none
+   * @param upperExclusive upper bound, or null for none
+   * @return the iterator; the caller closes it
+   */
+  EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive);
 
   /**
    * A numeric engine property.

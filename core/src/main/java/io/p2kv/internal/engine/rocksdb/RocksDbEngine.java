@@ -2,17 +2,23 @@ package io.p2kv.internal.engine.rocksdb;
 
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -25,10 +31,22 @@ import org.rocksdb.WriteOptions;
  * family of the same DB, so both commit in one atomic {@link WriteBatch} through one WAL. The
  * pending batch is one {@link WriteBatch} reused for the life of the shard (cleared after each
  * commit), so batching allocates no native memory per batch.
+ *
+ * <h2>Iterators</h2>
+ * Open iterators are tracked so that {@link #close} can free any the store did not (it always
+ * should), before the DB they point into. Iterators without bounds (every {@code scan}) come from a
+ * small pool of idle RocksIterators, {@link RocksIterator#refresh() refreshed} to the latest state
+ * when borrowed: a refresh that finds the same memtables and files is almost free, while a new
+ * iterator and its first seek rebuild the whole iterator tree and fetch index blocks again, about
+ * twice the cost of a seek. An idle pooled iterator pins the memtables and files of its last view
+ * until reused or closed, so the pool is kept small.
  */
 final class RocksDbEngine implements Engine {
   /** Name of the metadata column family. */
   static final String META_CF = "p2kv-meta";
+
+  /** Most idle iterators kept per shard for reuse. */
+  static final int MAX_IDLE_ITERATORS = 4;
 
   private final int shard;
   private final Path dir;
@@ -43,7 +61,12 @@ final class RocksDbEngine implements Engine {
   private final WriteOptions metaDeleteOptions;
   private final RocksDbConfigurer configurer;
   private final WriteBatch pending = new WriteBatch();
-  private boolean closed;
+  private final Set<RocksDbIterator> openIterators = ConcurrentHashMap.newKeySet();
+  /** Read options of the pooled (unbounded) iterators; freed after them. */
+  private final ReadOptions pooledReadOptions = new ReadOptions().setTotalOrderSeek(true);
+  private final ConcurrentLinkedQueue<RocksIterator> idleIterators = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger idleCount = new AtomicInteger();
+  private volatile boolean closed;
 
   RocksDbEngine(
       int shard,
@@ -194,6 +217,65 @@ final class RocksDbEngine implements Engine {
   }
 
   @Override
+  public EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
+    RocksDbIterator iterator;
+    if (lowerInclusive == null && upperExclusive == null) {
+      iterator = new RocksDbIterator(this, borrow(), null, null, null);
+    } else {
+      iterator = RocksDbIterator.open(this, lowerInclusive, upperExclusive);
+    }
+    openIterators.add(iterator);
+    return iterator;
+  }
+
+  /** An unbounded iterator viewing the DB as of now: an idle one refreshed, or a new one. */
+  private RocksIterator borrow() {
+    RocksIterator idle = idleIterators.poll();
+    if (idle == null) {
+      return db.newIterator(pooledReadOptions);
+    }
+    idleCount.decrementAndGet();
+    try {
+      idle.refresh();
+    } catch (RocksDBException e) {
+      idle.close();
+      throw failure("iterator refresh", e);
+    }
+    return idle;
+  }
+
+  /**
+   * Takes back an unbounded iterator: keeps it for reuse if there is room, else frees it. Never
+   * runs concurrently with {@link #close} (see {@link Engine}); once closed, frees.
+   */
+  void release(RocksIterator iterator, boolean failed) {
+    if (!failed && !closed) {
+      if (idleCount.incrementAndGet() <= MAX_IDLE_ITERATORS) {
+        idleIterators.offer(iterator);
+        return;
+      }
+      idleCount.decrementAndGet();
+    }
+    iterator.close();
+  }
+
+  private void drainIdle() {
+    RocksIterator idle;
+    while ((idle = idleIterators.poll()) != null) {
+      idleCount.decrementAndGet();
+      idle.close();
+    }
+  }
+
+  RocksDB db() {
+    return db;
+  }
+
+  void forget(RocksDbIterator iterator) {
+    openIterators.remove(iterator);
+  }
+
+  @Override
   public long property(EngineProperty property) {
     String name =
         switch (property) {
@@ -228,15 +310,16 @@ final class RocksDbEngine implements Engine {
     }
   }
 
-  private EngineException failure(String operation, RocksDBException e) {
+  EngineException failure(String operation, RocksDBException e) {
     String status = e.getStatus() == null ? "" : " [" + e.getStatus().getCodeString() + "]";
     return new EngineException(
         "RocksDB " + operation + " failed on shard " + shard + " (" + dir + ")" + status + ": " + e.getMessage(), e);
   }
 
   /**
-   * Close order: pending batch, column-family handles, DB (which flushes memtables only when the
-   * WAL is off), write options, the tuning hook, then the options objects.
+   * Close order: iterators still open (none if the store closed its own), idle pooled iterators,
+   * their read options, pending batch, column-family handles, DB (which flushes memtables only
+   * when the WAL is off), write options, the tuning hook, then the options objects.
    */
   @Override
   public void close() {
@@ -244,6 +327,11 @@ final class RocksDbEngine implements Engine {
       return;
     }
     closed = true;
+    for (RocksDbIterator iterator : openIterators) {
+      iterator.close();
+    }
+    drainIdle();
+    pooledReadOptions.close();
     pending.close();
     metaCf.close();
     dataCf.close();

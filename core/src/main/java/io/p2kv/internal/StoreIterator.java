@@ -1,0 +1,512 @@
+package io.p2kv.internal;
+
+import io.p2kv.KeyValue;
+import io.p2kv.P2kvException;
+import io.p2kv.ShardFailedException;
+import io.p2kv.StoreClosedException;
+import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineIterator;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An ordered read over several shards: one engine iterator per shard, merged by a k-way heap on the
+ * caller's thread. p2KVS section 4.4 (the "global iterator" built from each instance's iterator).
+ *
+ * <h2>View</h2>
+ * All engine iterators are created first, back to back, then positioned: each shard's part is the
+ * point-in-time view of that shard when its iterator was created. Seeks reuse the same views. Seek
+ * targets are clamped to the bounds here, so a forward iterator needs only its upper bound from the
+ * engine, and an unbounded one (every {@code scan}) can reuse a pooled engine iterator.
+ *
+ * <h2>Merge</h2>
+ * Each cursor holds its current entry; a binary heap of cursor indices orders them by key
+ * (reversed for a reverse iterator). Keys never repeat across shards, since each key lives on one
+ * shard. The top is advanced lazily, at the next call, so a bounded read ({@link #drainTo}) reads
+ * exactly one entry per returned pair plus one per shard: "ask for more only from the shard that
+ * runs out", one entry at a time.
+ *
+ * <h2>Range-partitioned stores</h2>
+ * When shards hold disjoint key ranges in shard order, no heap is needed: the iterator is
+ * <em>sequential</em>. Every shard's engine iterator is still created up front (the views are taken
+ * together), but only the shard holding the current position is seeked; the next one (the previous
+ * one, in reverse) is positioned at its first (last) key only when the current one runs out. So a
+ * short scan seeks one shard, as on a single RocksDB instance.
+ *
+ * <h2>Concurrency and close</h2>
+ * Methods are serialised by a lock (not {@code synchronized}, so virtual threads unmount), which
+ * makes {@link #close} safe from any thread. Every native call runs inside the shard's
+ * direct-access guard ({@link Shard#enterDirect()}). The store registers the iterator before it
+ * creates any engine iterator, and on close it marks itself closed, waits until no thread is
+ * inside a guard, and then calls {@link #forceClose()}: from then on no thread can enter a guard,
+ * so freeing the engine iterators cannot race a native call (no use-after-free), and a thread in
+ * the middle of {@link #next()} fails at its next guard with {@link StoreClosedException}. Each
+ * engine iterator is freed exactly once, by whoever wins its slot in {@link #released}; a user's
+ * close frees only inside a guard, so never after the store has begun closing engines.
+ */
+public final class StoreIterator implements AutoCloseable {
+  private static final int OPEN = 0;
+  private static final int CLOSED = 1;
+  private static final int FORCE_CLOSED = 2;
+
+  private static final VarHandle STATE;
+
+  static {
+    try {
+      STATE = MethodHandles.lookup().findVarHandle(StoreIterator.class, "state", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final Shard[] shards;
+  private final EngineIterator[] cursors;
+  private final AtomicIntegerArray released;
+  private final byte[][] keys;
+  private final byte[][] values;
+  private final int[] heap;
+  private int heapSize;
+  /** The heap top was returned by next() and must be advanced before the heap is used again. */
+  private boolean topConsumed;
+  private final boolean reverse;
+  /** Range partitioning: shards in key order, read one after the other; null to merge. */
+  private final Partitioner sequential;
+  private final byte[] lower;
+  private final byte[] upper;
+  private final Set<StoreIterator> registry;
+  private final String storeName;
+  private final ReentrantLock lock = new ReentrantLock();
+  private volatile int state = OPEN;
+
+  private StoreIterator(
+      Shard[] shards,
+      Partitioner sequential,
+      byte[] lower,
+      byte[] upper,
+      boolean reverse,
+      Set<StoreIterator> registry,
+      String storeName) {
+    this.shards = shards;
+    this.sequential = sequential;
+    this.cursors = new EngineIterator[shards.length];
+    this.released = new AtomicIntegerArray(shards.length);
+    this.keys = new byte[shards.length][];
+    this.values = new byte[shards.length][];
+    this.heap = new int[shards.length];
+    this.lower = lower;
+    this.upper = upper;
+    this.reverse = reverse;
+    this.registry = registry;
+    this.storeName = storeName;
+  }
+
+  /**
+   * Opens a merged iterator positioned at the start of its range (the end for a reverse one).
+   *
+   * @param shards the shards the range touches, in index order; none for an empty range
+   * @param sequential the range partitioner if shards hold disjoint key ranges in index order
+   *     (read them one after the other), or null to merge them
+   * @param lower inclusive lower bound or null
+   * @param upper exclusive upper bound or null
+   * @param reverse true to iterate from the largest key down
+   * @param registry the store's open iterators; this one is added before any native resource
+   *     exists, removed when closed
+   * @param storeName for messages
+   * @return the iterator
+   */
+  static StoreIterator open(
+      Shard[] shards,
+      Partitioner sequential,
+      byte[] lower,
+      byte[] upper,
+      boolean reverse,
+      Set<StoreIterator> registry,
+      String storeName) {
+    StoreIterator it = new StoreIterator(shards, sequential, lower, upper, reverse, registry, storeName);
+    if (shards.length == 0) {
+      return it;
+    }
+    registry.add(it);
+    boolean opened = false;
+    try {
+      for (int i = 0; i < shards.length; i++) {
+        it.create(i);
+      }
+      it.position(null);
+      opened = true;
+      return it;
+    } finally {
+      if (!opened) {
+        it.abandon();
+      }
+    }
+  }
+
+  private void create(int i) {
+    Shard s = shards[i];
+    s.enterDirect();
+    try {
+      // Forward iteration only moves up from a seek clamped to the lower bound, so only the upper
+      // bound is native; without one the engine can hand out a pooled, refreshed iterator.
+      cursors[i] = s.engine.newIterator(reverse ? lower : null, upper);
+    } catch (EngineException e) {
+      throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
+    } finally {
+      s.exitDirect();
+    }
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /**
+   * Whether another pair remains.
+   *
+   * @return true if {@link #next()} returns a pair
+   */
+  public boolean hasNext() {
+    lock.lock();
+    try {
+      checkUsable();
+      settleTop();
+      return heapSize > 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The next pair in iteration order.
+   *
+   * @return the pair
+   * @throws NoSuchElementException if none remains
+   */
+  public KeyValue next() {
+    lock.lock();
+    try {
+      checkUsable();
+      settleTop();
+      if (heapSize == 0) {
+        throw new NoSuchElementException("no more keys in the range");
+      }
+      return takeTop();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Appends pairs to {@code out} until it holds {@code limit} pairs or the range ends. Reads exactly
+   * what it returns plus, at most, one entry per shard.
+   *
+   * @param out the list to fill
+   * @param limit the size {@code out} may reach
+   */
+  public void drainTo(List<KeyValue> out, int limit) {
+    lock.lock();
+    try {
+      checkUsable();
+      while (out.size() < limit) {
+        settleTop();
+        if (heapSize == 0) {
+          return;
+        }
+        out.add(takeTop());
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Repositions every shard's cursor within its view: forward, at the first key {@code >= target};
+   * reverse, at the last key {@code <= target}; clamped to the bounds.
+   *
+   * @param target the key
+   */
+  public void seek(byte[] target) {
+    lock.lock();
+    try {
+      checkUsable();
+      topConsumed = false;
+      position(target);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private KeyValue takeTop() {
+    int i = heap[0];
+    topConsumed = true;
+    // The arrays go to the caller; this cursor reads new ones before the heap compares it again.
+    return new KeyValue(keys[i], values[i]);
+  }
+
+  private void settleTop() {
+    if (!topConsumed) {
+      return;
+    }
+    int i = heap[0];
+    advance(i);
+    topConsumed = false;
+    if (sequential != null) {
+      settleSequential(i);
+      return;
+    }
+    if (keys[i] == null) {
+      heap[0] = heap[--heapSize];
+    }
+    siftDown(0);
+  }
+
+  /** Sequential mode: from cursor i on, the first that has an entry becomes the only heap item. */
+  private void settleSequential(int i) {
+    while (keys[i] == null) {
+      i += reverse ? -1 : 1;
+      if (i < 0 || i >= cursors.length) {
+        heapSize = 0;
+        return;
+      }
+      positionCursor(i, reverse ? LAST : FIRST, null);
+    }
+    heap[0] = i;
+    heapSize = 1;
+  }
+
+  private void checkUsable() {
+    int s = state;
+    if (s == CLOSED) {
+      throw new IllegalStateException("iterator is closed");
+    }
+    if (s == FORCE_CLOSED) {
+      throw new StoreClosedException("store " + storeName + " is closed, and its open iterators with it");
+    }
+  }
+
+  // ---------------------------------------------------------------- cursors (native calls)
+
+  private static final int SEEK = 0;
+  private static final int SEEK_FOR_PREV = 1;
+  private static final int FIRST = 2;
+  private static final int LAST = 3;
+
+  private void position(byte[] target) {
+    if (cursors.length == 0) {
+      return;
+    }
+    int how;
+    byte[] at = null;
+    if (!reverse) {
+      at = target == null || (lower != null && Arrays.compareUnsigned(target, lower) < 0) ? lower : target;
+      if (at != null && upper != null && Arrays.compareUnsigned(at, upper) >= 0) {
+        exhaustAll();
+        return;
+      }
+      how = at == null ? FIRST : SEEK;
+    } else if (target == null || (upper != null && Arrays.compareUnsigned(target, upper) >= 0)) {
+      how = LAST;
+    } else if (lower != null && Arrays.compareUnsigned(target, lower) < 0) {
+      exhaustAll();
+      return;
+    } else {
+      how = SEEK_FOR_PREV;
+      at = target;
+    }
+    if (sequential != null) {
+      // Only the shard holding the start position is seeked now; the others when reached.
+      Arrays.fill(keys, null);
+      Arrays.fill(values, null);
+      int first = shards[0].index;
+      int start =
+          switch (how) {
+            case FIRST -> 0;
+            case LAST -> cursors.length - 1;
+            default -> Math.max(0, Math.min(cursors.length - 1, sequential.shardOf(at) - first));
+          };
+      positionCursor(start, how, at);
+      settleSequential(start);
+      return;
+    }
+    for (int i = 0; i < cursors.length; i++) {
+      positionCursor(i, how, at);
+    }
+    heapify();
+  }
+
+  private void positionCursor(int i, int how, byte[] at) {
+    Shard s = shards[i];
+    s.enterDirect();
+    try {
+      EngineIterator c = cursors[i];
+      switch (how) {
+        case SEEK -> c.seek(at);
+        case SEEK_FOR_PREV -> c.seekForPrev(at);
+        case FIRST -> c.seekToFirst();
+        default -> c.seekToLast();
+      }
+      load(i, c);
+    } catch (EngineException e) {
+      throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
+    } finally {
+      s.exitDirect();
+    }
+  }
+
+  private void advance(int i) {
+    Shard s = shards[i];
+    s.enterDirect();
+    try {
+      EngineIterator c = cursors[i];
+      if (reverse) {
+        c.prev();
+      } else {
+        c.next();
+      }
+      load(i, c);
+    } catch (EngineException e) {
+      throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
+    } finally {
+      s.exitDirect();
+    }
+  }
+
+  private void load(int i, EngineIterator c) {
+    if (c.valid()) {
+      keys[i] = c.key();
+      values[i] = c.value();
+    } else {
+      keys[i] = null;
+      values[i] = null;
+    }
+  }
+
+  private void exhaustAll() {
+    Arrays.fill(keys, null);
+    Arrays.fill(values, null);
+    heapSize = 0;
+  }
+
+  // ---------------------------------------------------------------- heap
+
+  private void heapify() {
+    heapSize = 0;
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] != null) {
+        heap[heapSize++] = i;
+      }
+    }
+    for (int k = heapSize / 2 - 1; k >= 0; k--) {
+      siftDown(k);
+    }
+  }
+
+  private void siftDown(int k) {
+    int n = heapSize;
+    if (n <= 1) {
+      return;
+    }
+    int item = heap[k];
+    while (true) {
+      int child = 2 * k + 1;
+      if (child >= n) {
+        break;
+      }
+      if (child + 1 < n && before(heap[child + 1], heap[child])) {
+        child++;
+      }
+      if (!before(heap[child], item)) {
+        break;
+      }
+      heap[k] = heap[child];
+      k = child;
+    }
+    heap[k] = item;
+  }
+
+  private boolean before(int a, int b) {
+    int c = Arrays.compareUnsigned(keys[a], keys[b]);
+    return reverse ? c > 0 : c < 0;
+  }
+
+  // ---------------------------------------------------------------- close
+
+  /** Frees the engine iterators. Idempotent; safe from any thread. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (STATE.compareAndSet(this, OPEN, CLOSED)) {
+        releaseAll();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A failed open: free what was created, keep the open failure's exception. */
+  private void abandon() {
+    state = CLOSED;
+    try {
+      releaseAll();
+    } catch (RuntimeException ignored) {
+      // The failure that made open abandon us is the one to report.
+    }
+  }
+
+  /**
+   * Frees each engine iterator inside its shard's guard. A shard whose guard refuses entry (the
+   * store is closing or failed) is left to {@link #forceClose()}, and so is this iterator's place
+   * in the registry.
+   */
+  private void releaseAll() {
+    boolean all = true;
+    for (int i = 0; i < cursors.length; i++) {
+      if (cursors[i] == null || released.get(i) != 0) {
+        continue;
+      }
+      Shard s = shards[i];
+      try {
+        s.enterDirect();
+      } catch (P2kvException notOpen) {
+        all = false;
+        continue;
+      }
+      try {
+        if (released.compareAndSet(i, 0, 1)) {
+          cursors[i].close();
+        }
+      } finally {
+        s.exitDirect();
+      }
+    }
+    Arrays.fill(keys, null);
+    Arrays.fill(values, null);
+    heapSize = 0;
+    if (all) {
+      registry.remove(this);
+    }
+  }
+
+  /**
+   * Called by the closing store once no thread is inside any shard's guard and none can enter:
+   * frees every engine iterator not yet freed. Does not take the lock (a thread holding it fails at
+   * its next guard).
+   *
+   * @return true if the application had left this iterator open
+   */
+  boolean forceClose() {
+    boolean wasOpen = STATE.compareAndSet(this, OPEN, FORCE_CLOSED);
+    for (int i = 0; i < cursors.length; i++) {
+      EngineIterator c = cursors[i];
+      if (c != null && released.compareAndSet(i, 0, 1)) {
+        c.close();
+      }
+    }
+    return wasOpen;
+  }
+}
