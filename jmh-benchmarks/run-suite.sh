@@ -24,9 +24,11 @@ mkdir -p "$RAW"
 if [ "${QUICK:-0}" = 1 ]; then
   ITER="-f 1 -wi 1 -w 1 -i 2 -r 1"
   KEYS=200000
+  SCAN_KEYS=100000
 else
   ITER="-f 1 -wi 1 -w 3 -i 4 -r 3"
   KEYS=1000000
+  SCAN_KEYS=500000
 fi
 PROF="-prof gc -prof io.p2kv.bench.RssProfiler"
 COMMANDS=$RAW/commands.txt
@@ -62,6 +64,12 @@ step rocks-1k-16     "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb
 # Reads over a preloaded, compacted store.
 step get-16          "$JAVA" 'GetBenchmark.(p2kvGet|rocksGet)$' -t 16 -p keys=$KEYS -p shards=1 -p readPath=DIRECT,WORKER -p distribution=uniform,zipfian
 step get-batch-16    "$JAVA" 'GetBenchmark.(p2kvGetAsync|p2kvMultiGet32|rocksMultiGet32)$' -t 16 -p keys=$KEYS -p shards=1 -p readPath=WORKER -p distribution=uniform
+# Ordered reads (one caller): SCAN and RANGE against plain RocksDB; 4 shards hashed vs key-range.
+step scans-1         "$JAVA" 'ScanBenchmark.(p2kvScan|rocksScan)$'   -t 1 -p keys=$SCAN_KEYS -p length=10,100,1000 -p shards=1 -p partitioning=hash
+step ranges-1        "$JAVA" 'ScanBenchmark.(p2kvRange|rocksRange)$' -t 1 -p keys=$SCAN_KEYS -p length=100,1000 -p shards=1 -p partitioning=hash
+step scans-4         "$JAVA" 'ScanBenchmark.(p2kvScan|p2kvRange)$'   -t 1 -p keys=$SCAN_KEYS -p length=100 -p shards=4 -p partitioning=hash,range
+# Cross-shard atomic batches vs the same puts one by one (4 shards).
+step batches-16      "$JAVA" 'BatchBenchmark'          -t 16 -p shards=4 -p ops=2,8
 # Mixed read/update, Zipfian.
 step mixed-16        "$JAVA" 'MixedBenchmark'          -t 16 -p keys=$KEYS -p shards=1 -p readPercent=50,95
 # Virtual-thread callers (JDK 21+).

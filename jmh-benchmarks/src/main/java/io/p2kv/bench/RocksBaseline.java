@@ -90,6 +90,28 @@ public final class RocksBaseline implements AutoCloseable {
     return engines[0].multiGet(keys);
   }
 
+  /** Up to {@code limit} pairs with key >= start from the first instance, in key order. */
+  public List<io.p2kv.KeyValue> scan(byte[] start, int limit) {
+    List<io.p2kv.KeyValue> out = new java.util.ArrayList<>(limit);
+    try (io.p2kv.internal.engine.EngineIterator it = engines[0].newIterator(null, null)) {
+      for (it.seek(start); it.valid() && out.size() < limit; it.next()) {
+        out.add(new io.p2kv.KeyValue(it.key(), it.value()));
+      }
+    }
+    return out;
+  }
+
+  /** Every pair of [start, end) from the first instance, in key order. */
+  public List<io.p2kv.KeyValue> range(byte[] start, byte[] end) {
+    List<io.p2kv.KeyValue> out = new java.util.ArrayList<>();
+    try (io.p2kv.internal.engine.EngineIterator it = engines[0].newIterator(null, end)) {
+      for (it.seek(start); it.valid(); it.next()) {
+        out.add(new io.p2kv.KeyValue(it.key(), it.value()));
+      }
+    }
+    return out;
+  }
+
   /**
    * Writes a batch to the first instance with one call (the batching limit benchmark: single
    * writer only).

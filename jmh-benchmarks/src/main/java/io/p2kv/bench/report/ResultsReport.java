@@ -140,7 +140,14 @@ public final class ResultsReport {
     ts.add(new Target("sync gets vs plain RocksDB gets (uniform, 1 M keys)", 1.5, bestGet,
         find("GetBenchmark.rocksGet", "distribution", "uniform", "t", "16"), "rocksdb get"));
 
-    md.append("## Targets (16 caller threads, 128-byte pairs, same run)\n\n");
+    ts.add(new Target("SCAN of 100 pairs vs plain RocksDB (1 caller)", 0.8,
+        find("ScanBenchmark.p2kvScan", "length", "100", "shards", "1", "t", "1"),
+        find("ScanBenchmark.rocksScan", "length", "100", "t", "1"), "rocksdb iterator"));
+    ts.add(new Target("RANGE of ~1000 pairs vs plain RocksDB (1 caller)", 1.5,
+        find("ScanBenchmark.p2kvRange", "length", "1000", "shards", "1", "t", "1"),
+        find("ScanBenchmark.rocksRange", "length", "1000", "t", "1"), "rocksdb iterator"));
+
+    md.append("## Targets (16 caller threads and 128-byte pairs unless stated; same run)\n\n");
     md.append("| target | goal | p2kv | baseline | ratio | status |\n| --- | ---: | --- | --- | ---: | --- |\n");
     for (Target t : ts) {
       String ratio = "-";
@@ -193,6 +200,28 @@ public final class ResultsReport {
           .append(ops(r.score())).append(" | ")
           .append(ratio(r, find("GetBenchmark.rocksGet", "distribution", dist, "t", t))).append(" | ")
           .append(ratio(r, find("GetBenchmark.rocksMultiGet32", "distribution", dist, "t", t))).append(" |\n");
+    }
+    md.append("\nOrdered reads: each p2kv SCAN or RANGE divided by the same read on one plain RocksDB instance with the same data.\n\n");
+    md.append("| p2kv | parameters | threads | ops/s | vs rocksdb |\n| --- | --- | ---: | ---: | ---: |\n");
+    for (Result r : results) {
+      if (r.benchmark().equals("ScanBenchmark.p2kvScan") || r.benchmark().equals("ScanBenchmark.p2kvRange")) {
+        String t = String.valueOf(r.threads());
+        String base = r.benchmark().endsWith("Scan") ? "ScanBenchmark.rocksScan" : "ScanBenchmark.rocksRange";
+        md.append("| ").append(r.benchmark()).append(" | ").append(r.paramString()).append(" | ").append(t).append(" | ")
+            .append(ops(r.score())).append(" | ")
+            .append(ratio(r, find(base, "length", r.params().get("length"), "t", t))).append(" |\n");
+      }
+    }
+    md.append("\nAtomic batches (scores are batches/s; each batch or group holds `ops` puts), against the same puts issued one by one.\n\n");
+    md.append("| benchmark | parameters | threads | batches/s | vs single puts |\n| --- | --- | ---: | ---: | ---: |\n");
+    for (Result r : results) {
+      if (r.benchmark().startsWith("BatchBenchmark.")) {
+        String t = String.valueOf(r.threads());
+        md.append("| ").append(r.benchmark()).append(" | ").append(r.paramString()).append(" | ").append(t).append(" | ")
+            .append(ops(r.score())).append(" | ")
+            .append(ratio(r, find("BatchBenchmark.singlePuts", "ops", r.params().get("ops"), "shards", r.params().get("shards"), "t", t)))
+            .append(" |\n");
+      }
     }
     md.append("\nMixed read/update (Zipfian) and virtual-thread callers, against plain RocksDB in the same run.\n\n");
     md.append("| p2kv | parameters | threads | ops/s | vs rocksdb |\n| --- | --- | ---: | ---: | ---: |\n");
