@@ -48,6 +48,9 @@ W128="-p valueBytes=112 -p durability=WAL"
 # Writes, 16 callers, 128-byte pairs: p2kv sync/async and every baseline, plus the batching limit.
 step put-sync-16     "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1,2,4 -p maxBatch=32 $W128
 step put-nobatch-16  "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1 -p maxBatch=1 $W128
+# The hand-off: sync callers parking at once (0) against yielding first (the default, 50 us).
+step put-handoff-1   "$JAVA" 'PutBenchmark.syncPut$'   -t 1 -p shards=1 -p maxBatch=32 -p yieldWaitNanos=0 $W128
+step put-handoff-16  "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1 -p maxBatch=32 -p yieldWaitNanos=0 $W128
 step put-async-16    "$JAVA" 'PutBenchmark.asyncPut'   -t 16 -p shards=1,2 -p maxBatch=32 $W128
 step rocks-put-16    "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb,rocksdb-pipelined,rocksdb-unordered,rocksdb-x2,rocksdb-x4 $W128
 step batch-limit     "$JAVA" 'BatchLimitBenchmark'     -p valueBytes=112,1024 -p durability=WAL,SYNC

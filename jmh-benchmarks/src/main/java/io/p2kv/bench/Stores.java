@@ -17,12 +17,18 @@ public final class Stores {
 
   /** A p2kv store in a fresh temporary directory. */
   public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath) {
+    return open(shards, maxBatch, durability, readPath, 50_000);
+  }
+
+  /** A p2kv store in a fresh temporary directory, with a given caller/worker yield window. */
+  public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath, long yieldWaitNanos) {
     Path dir = BenchData.tempDir("p2kv-bench");
     return P2kv.builder()
         .shards(shards)
         .maxBatch(maxBatch)
         .durability(durability)
         .readPath(readPath)
+        .yieldWaitNanos(yieldWaitNanos)
         .memoryBudgetBytes(MEMORY_BUDGET_BYTES)
         .open(dir);
   }
