@@ -36,6 +36,15 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashTest {
   @TempDir Path tmp;
 
+  private static void awaitReadyThenKill(Process child, CountDownLatch ready, Random rnd, int cycle) throws InterruptedException {
+    assertTrue(ready.await(60, TimeUnit.SECONDS), "child opened the store (cycle " + cycle + ")");
+    Thread.sleep(50 + rnd.nextInt(400)); // the kill lands at a random moment of the workload
+    // SIGKILL through the process handle: Process.destroyForcibly() would also close our end of
+    // the child's stdout and lose acknowledgements still in the pipe.
+    child.toHandle().destroyForcibly();
+    assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+  }
+
   /** Copies the store of a failed cycle to target/crash-failures for inspection. */
   private static void preserve(Path dir, int cycle) throws java.io.IOException {
     Path to = Path.of("target", "crash-failures", "kill-" + cycle + "-" + System.currentTimeMillis());
@@ -107,12 +116,14 @@ class CrashTest {
         }
       });
       reader.start();
-      assertTrue(ready.await(60, TimeUnit.SECONDS), "child opened the store (cycle " + cycle + ")");
-      Thread.sleep(50 + rnd.nextInt(400)); // the kill lands at a random moment of the workload
-      // SIGKILL through the process handle: Process.destroyForcibly() would also close our end of
-      // the child's stdout and lose acknowledgements still in the pipe.
-      child.toHandle().destroyForcibly();
-      assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+      try {
+        awaitReadyThenKill(child, ready, rnd, cycle);
+      } finally {
+        if (child.isAlive()) {
+          child.toHandle().destroyForcibly(); // never leave a writer behind, whatever failed
+        }
+      }
+
       reader.join(60_000);
       assertTrue(!reader.isAlive() && readFailure.get() == null, "read every acknowledgement: " + readFailure.get());
       acknowledged.putAll(cycleAcks);
