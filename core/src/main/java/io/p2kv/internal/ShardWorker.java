@@ -1,10 +1,12 @@
 package io.p2kv.internal;
 
 import io.p2kv.Batch;
+import io.p2kv.OperationType;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.metrics.LatencyRecorder;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.Agent;
@@ -50,6 +52,8 @@ final class ShardWorker implements Agent {
   private final Object[] runResults;
   private int runSize;
   private final ArrayList<byte[]> keys = new ArrayList<>();
+  /** Records the latency of the async requests this worker completes; null when off. */
+  private final LatencyRecorder latency;
 
   private volatile boolean stopRequested;
   private volatile boolean terminated;
@@ -66,7 +70,8 @@ final class ShardWorker implements Agent {
   private volatile long maxReadRun;
   private volatile long failedRequests;
 
-  ShardWorker(Shard owner, Engine engine, StoreState store, int maxBatch, long maxBatchBytes) {
+  ShardWorker(
+      Shard owner, Engine engine, StoreState store, int maxBatch, long maxBatchBytes, LatencyRecorder latency) {
     this.shard = owner.index;
     this.owner = owner;
     this.queue = owner.queue;
@@ -77,6 +82,7 @@ final class ShardWorker implements Agent {
     this.run = new Request[maxBatch];
     this.syncRun = new Request[maxBatch];
     this.runResults = new Object[maxBatch];
+    this.latency = latency;
   }
 
   @Override
@@ -213,6 +219,9 @@ final class ShardWorker implements Agent {
         byte[] value = engine.get(first.key);
         runSize = 0;
         run[0] = null;
+        if (latency != null && first.startNanos != 0) {
+          latency.record(OperationType.GET, first.startNanos); // before completing: visible to the caller
+        }
         first.complete(value);
         return 1;
       }
@@ -266,12 +275,17 @@ final class ShardWorker implements Agent {
   private void completeRun(int n, Object[] results, Throwable failure) {
     Request[] run = this.run;
     Request[] sync = this.syncRun;
+    long now = latency == null || failure != null ? 0 : System.nanoTime();
     int m = 0;
     for (int i = 0; i < n; i++) {
       Request r = run[i];
       if (r.isSync()) {
         sync[m++] = r;
       } else {
+        if (now != 0 && r.startNanos != 0) {
+          // Recorded before completing, so a caller that sees its future done also sees its latency.
+          latency.recordAt(operationType(r.type), r.startNanos, now);
+        }
         Object value = results == null ? null : results[i];
         r.finish(value, failure);
       }
@@ -297,6 +311,16 @@ final class ShardWorker implements Agent {
       }
     }
     runSize = 0;
+  }
+
+  private static OperationType operationType(byte requestType) {
+    return switch (requestType) {
+      case Request.PUT -> OperationType.PUT;
+      case Request.DELETE -> OperationType.DELETE;
+      case Request.BATCH -> OperationType.WRITE;
+      case Request.GET -> OperationType.GET;
+      default -> OperationType.MULTI_GET;
+    };
   }
 
   private Request firstSync(int n) {

@@ -27,6 +27,8 @@ import java.util.function.Function;
  * @param readPath where point reads run
  * @param memoryBudgetBytes total block cache + memtable budget
  * @param yieldWaitNanos how long sync callers and idle workers poll (yielding) before parking
+ * @param recordLatency whether operation latencies are recorded
+ * @param jmx whether the stats are exported as JMX MBeans
  * @param configurer RocksDB tuning hook, or null
  * @param engineFactory opens engines given the resolved shard count (tests inject faults here)
  */
@@ -43,6 +45,8 @@ public record StoreConfig(
     ReadPath readPath,
     long memoryBudgetBytes,
     long yieldWaitNanos,
+    boolean recordLatency,
+    boolean jmx,
     RocksDbConfigurer configurer,
     Function<Integer, EngineFactory> engineFactory) {
 
