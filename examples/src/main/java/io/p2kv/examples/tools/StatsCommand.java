@@ -64,6 +64,8 @@ final class StatsCommand {
           bytes(sum(stats, ShardStats::sstBytes)), bytes(sum(stats, ShardStats::blobBytes)),
           bytes(sum(stats, ShardStats::memtableBytes)), "");
     }
+    out.println();
+    out.println("keys (est.) is RocksDB's estimate: overwritten and deleted keys count until compaction drops them.");
     out.flush();
   }
 
