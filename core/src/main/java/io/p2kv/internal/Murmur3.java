@@ -18,6 +18,7 @@ public final class Murmur3 {
    * @param seed the seed
    * @return the 32-bit hash
    */
+  @SuppressWarnings("fallthrough") // the tail switch falls through on purpose, as in the reference
   public static int hash32(byte[] data, int seed) {
     int h = seed;
     int length = data.length;

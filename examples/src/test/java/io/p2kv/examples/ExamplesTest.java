@@ -88,12 +88,11 @@ class ExamplesTest {
 
   @Test
   void examplesShouldDeleteTheTemporaryStoreTheyCreateWhenGivenNoDirectory() throws Exception {
-    try (ExampleDir dir = ExampleDir.fromArgs(new String[0], "p2kv-example-test")) {
-      assertTrue(dir.temporary());
-      Files.writeString(dir.path().resolve("file"), "x");
-      dir.close();
-      assertTrue(Files.notExists(dir.path()));
-    }
+    ExampleDir dir = ExampleDir.fromArgs(new String[0], "p2kv-example-test");
+    assertTrue(dir.temporary());
+    Files.writeString(dir.path().resolve("file"), "x");
+    dir.close();
+    assertTrue(Files.notExists(dir.path()));
   }
 
   @Test

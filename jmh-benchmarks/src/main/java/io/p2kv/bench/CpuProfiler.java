@@ -38,6 +38,7 @@ public final class CpuProfiler implements InternalProfiler {
   }
 
   @Override
+  @SuppressWarnings("rawtypes") // JMH's InternalProfiler declares the raw Result type
   public Collection<? extends Result> afterIteration(
       BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
     double cpu = processCpuNanos() - cpuStartNanos;

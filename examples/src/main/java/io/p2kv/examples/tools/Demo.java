@@ -275,7 +275,8 @@ final class Demo {
     AtomicLong loaded = new AtomicLong();
     AtomicReference<Throwable> error = new AtomicReference<>();
     Semaphore window = new Semaphore(LOAD_WINDOW);
-    try (ProgressBar bar = ProgressBar.count(progress, live, "loading p2kv (async puts)", options.keys(), loaded::get)) {
+    ProgressBar bar = ProgressBar.count(progress, live, "loading p2kv (async puts)", options.keys(), loaded::get);
+    try {
       for (long i = 0; i < options.keys() && error.get() == null; i++) {
         window.acquireUninterruptibly();
         store.putAsync(key(i), valueOf(i), (ok, e) -> {
@@ -288,6 +289,8 @@ final class Demo {
         });
       }
       window.acquireUninterruptibly(LOAD_WINDOW);
+    } finally {
+      bar.close();
     }
     if (error.get() != null) {
       throw new IllegalStateException("loading p2kv failed: " + error.get(), error.get());
@@ -298,7 +301,8 @@ final class Demo {
     AtomicLong loaded = new AtomicLong();
     byte[][] keys = new byte[1000][];
     byte[][] values = new byte[keys.length][];
-    try (ProgressBar bar = ProgressBar.count(progress, live, "loading RocksDB (batches)", options.keys(), loaded::get)) {
+    ProgressBar bar = ProgressBar.count(progress, live, "loading RocksDB (batches)", options.keys(), loaded::get);
+    try {
       for (long i = 0; i < options.keys(); ) {
         int n = (int) Math.min(keys.length, options.keys() - i);
         for (int j = 0; j < n; j++) {
@@ -309,6 +313,8 @@ final class Demo {
         i += n;
         loaded.set(i);
       }
+    } finally {
+      bar.close();
     }
   }
 
@@ -369,7 +375,8 @@ final class Demo {
     }
     long ops;
     long nanos;
-    try (ProgressBar bar = ProgressBar.timed(progress, live, label, warmupMillis + measureMillis, done::sum)) {
+    ProgressBar bar = ProgressBar.timed(progress, live, label, warmupMillis + measureMillis, done::sum);
+    try {
       callers.forEach(Thread::start);
       sleep(warmupMillis);
       long ops0 = done.sum();
@@ -381,6 +388,9 @@ final class Demo {
       for (Thread caller : callers) {
         join(caller);
       }
+    } finally {
+      stop.set(true); // also when interrupted: no caller outlives its phase
+      bar.close();
     }
     if (failure.get() != null) {
       throw new IllegalStateException(label + " failed: " + failure.get(), failure.get());
