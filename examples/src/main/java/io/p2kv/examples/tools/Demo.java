@@ -225,6 +225,15 @@ final class Demo {
       builder.shards(options.shards());
     }
     List<Row> rows = new ArrayList<>();
+    // Interrupted (Ctrl-C): still remove what a normal end would remove.
+    Thread onExit = new Thread(() -> {
+      try {
+        cleanUp(root, storeDir, rocksDir, temporary);
+      } catch (IOException | RuntimeException e) {
+        // best effort while the JVM exits
+      }
+    }, "p2kv-demo-cleanup");
+    Runtime.getRuntime().addShutdownHook(onExit);
     try (P2kv store = builder.open(storeDir);
         PlainRocksDb rocks = new PlainRocksDb(rocksDir, Durability.WAL, MEMORY_BUDGET_BYTES)) {
       printHeader(store);
@@ -237,13 +246,12 @@ final class Demo {
         rows.add(measure(WORKLOADS.get(i), stores, i % 2 == 1));
       }
     } finally {
-      DirectoryTree.delete(rocksDir);
-      if (!options.keep()) {
-        DirectoryTree.delete(storeDir);
-        if (temporary) {
-          DirectoryTree.delete(root);
-        }
+      try {
+        Runtime.getRuntime().removeShutdownHook(onExit);
+      } catch (IllegalStateException e) {
+        // the JVM is exiting: the hook cleans up
       }
+      cleanUp(root, storeDir, rocksDir, temporary);
     }
     printTable(rows);
     out.println();
@@ -254,6 +262,17 @@ final class Demo {
     }
     out.printf(Locale.ROOT, "demo took %.0f s%n", (System.nanoTime() - started) / 1e9);
     return rows;
+  }
+
+  /** Removes the baseline always, the p2kv store unless kept, and a temporary root. */
+  private void cleanUp(Path root, Path storeDir, Path rocksDir, boolean temporary) throws IOException {
+    DirectoryTree.delete(rocksDir);
+    if (!options.keep()) {
+      DirectoryTree.delete(storeDir);
+      if (temporary) {
+        DirectoryTree.delete(root);
+      }
+    }
   }
 
   private void printHeader(P2kv store) {

@@ -92,12 +92,12 @@ final class ProgressBar implements AutoCloseable {
     int filled = (int) Math.round(fraction * WIDTH);
     String line;
     if (timed) {
-      line = String.format(Locale.ROOT, "%-24s [%s%s] %5.1f s  %,12.0f ops/s",
+      line = String.format(Locale.ROOT, "%-30s [%s%s] %5.1f s  %,12.0f ops/s",
           label, "#".repeat(filled), "-".repeat(WIDTH - filled), elapsedNanos / 1e9, rate);
     } else {
       String eta = last ? String.format(Locale.ROOT, "took %.1f s", elapsedNanos / 1e9)
           : rate <= 0 ? "ETA -" : String.format(Locale.ROOT, "ETA %.0f s", Math.max(0, total - ops) / rate);
-      line = String.format(Locale.ROOT, "%-24s [%s%s] %3.0f%%  %,d/%,d  %,.0f ops/s  %s",
+      line = String.format(Locale.ROOT, "%-30s [%s%s] %3.0f%%  %,d/%,d  %,.0f ops/s  %s",
           label, "#".repeat(filled), "-".repeat(WIDTH - filled), fraction * 100, ops, total, rate, eta);
     }
     if (live) {
