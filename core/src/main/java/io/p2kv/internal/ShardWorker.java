@@ -275,14 +275,18 @@ final class ShardWorker implements Agent {
   private void completeRun(int n, Object[] results, Throwable failure) {
     Request[] run = this.run;
     Request[] sync = this.syncRun;
-    long now = latency == null || failure != null ? 0 : System.nanoTime();
+    boolean record = latency != null && failure == null;
+    long now = 0; // read once per run, when the first stamped (async) request needs it
     int m = 0;
     for (int i = 0; i < n; i++) {
       Request r = run[i];
       if (r.isSync()) {
         sync[m++] = r;
       } else {
-        if (now != 0 && r.startNanos != 0) {
+        if (record && r.startNanos != 0) {
+          if (now == 0) {
+            now = System.nanoTime();
+          }
           // Recorded before completing, so a caller that sees its future done also sees its latency.
           latency.recordAt(operationType(r.type), r.startNanos, now);
         }
