@@ -1,5 +1,7 @@
 package io.p2kv;
 
+import java.util.List;
+
 /**
  * Immutable: a snapshot of one shard's counters and engine properties. Counters count since the
  * store opened. Engine properties are -1 when the engine does not report them.
@@ -25,6 +27,8 @@ package io.p2kv;
  * @param sstBytes bytes in SST files
  * @param blobBytes bytes in blob files
  * @param estimatedKeys estimated number of keys
+ * @param levels the LSM tree's levels, from level 0 up to the last level holding files (empty if
+ *     the engine does not report them)
  */
 public record ShardStats(
     int shard,
@@ -47,7 +51,17 @@ public record ShardStats(
     long pendingCompactionBytes,
     long sstBytes,
     long blobBytes,
-    long estimatedKeys) {
+    long estimatedKeys,
+    List<LevelStats> levels) {
+
+  /**
+   * Creates a snapshot.
+   *
+   * @throws NullPointerException if levels is null
+   */
+  public ShardStats {
+    levels = List.copyOf(levels);
+  }
 
   /**
    * Mean operations per engine write call: how well opportunistic batching merges writes.

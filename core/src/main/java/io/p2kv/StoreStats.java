@@ -1,20 +1,45 @@
 package io.p2kv;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
- * Immutable: a snapshot of a store's statistics, one entry per shard.
+ * Immutable: a snapshot of a store's statistics, one entry per shard, and the latency of each
+ * operation type when the store records latencies.
  *
  * @param shards per-shard statistics, by shard index
+ * @param latencies one entry per {@link OperationType}, in its order, when the store was opened
+ *     with {@link P2kv.Builder#recordLatency(boolean)}; empty otherwise
  */
-public record StoreStats(List<ShardStats> shards) {
+public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies) {
   /**
    * Creates a snapshot.
    *
    * @param shards per-shard statistics
+   * @param latencies per-operation latencies, or an empty list
    */
   public StoreStats {
     shards = List.copyOf(shards);
+    latencies = List.copyOf(latencies);
+  }
+
+  /**
+   * Creates a snapshot without latencies.
+   *
+   * @param shards per-shard statistics
+   */
+  public StoreStats(List<ShardStats> shards) {
+    this(shards, List.of());
+  }
+
+  /**
+   * The latency distribution of one operation type.
+   *
+   * @param operation the operation type
+   * @return its latencies, or empty if the store does not record latencies
+   */
+  public Optional<LatencyStats> latency(OperationType operation) {
+    return latencies.stream().filter(l -> l.operation() == operation).findFirst();
   }
 
   /**

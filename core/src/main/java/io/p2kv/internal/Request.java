@@ -100,6 +100,12 @@ public final class Request {
   /** Free for the sink's use (e.g. the offset of this part in a multiGet). */
   public final int tag;
 
+  /**
+   * {@link System#nanoTime()} when an async operation started, or 0: the worker records the
+   * latency of such a request when it completes it successfully (latency recording on).
+   */
+  long startNanos;
+
   private volatile int state;
   private volatile Thread waiter;
   /** Wake-up tree: callers this caller wakes once it is woken (set by the worker before DONE). */

@@ -5,6 +5,7 @@ import io.p2kv.QueueFullException;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.metrics.LatencyRecorder;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,7 +79,8 @@ final class Shard {
       CpuPinning pinning,
       long yieldWaitNanos,
       int maxBatch,
-      long maxBatchBytes) {
+      long maxBatchBytes,
+      LatencyRecorder latency) {
     this.index = index;
     this.dir = dir;
     this.engine = engine;
@@ -88,7 +90,7 @@ final class Shard {
     this.idleMode = idleMode;
     this.pinning = pinning;
     this.yieldWaitNanos = yieldWaitNanos;
-    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes, yieldWaitNanos);
+    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes, yieldWaitNanos, latency);
   }
 
   /** Starts the worker thread. */

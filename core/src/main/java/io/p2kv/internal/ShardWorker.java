@@ -2,11 +2,13 @@ package io.p2kv.internal;
 
 import io.p2kv.Batch;
 import io.p2kv.KeyValue;
+import io.p2kv.OperationType;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
+import io.p2kv.internal.metrics.LatencyRecorder;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.Agent;
@@ -52,6 +54,8 @@ final class ShardWorker implements Agent {
   private final Object[] runResults;
   private int runSize;
   private final ArrayList<byte[]> keys = new ArrayList<>();
+  /** Records the latency of the async requests this worker completes; null when off. */
+  private final LatencyRecorder latency;
 
   private volatile boolean stopRequested;
   private volatile boolean terminated;
@@ -71,7 +75,14 @@ final class ShardWorker implements Agent {
 
   private final long yieldWaitNanos;
 
-  ShardWorker(Shard owner, Engine engine, StoreState store, int maxBatch, long maxBatchBytes, long yieldWaitNanos) {
+  ShardWorker(
+      Shard owner,
+      Engine engine,
+      StoreState store,
+      int maxBatch,
+      long maxBatchBytes,
+      long yieldWaitNanos,
+      LatencyRecorder latency) {
     this.shard = owner.index;
     this.owner = owner;
     this.queue = owner.queue;
@@ -83,6 +94,7 @@ final class ShardWorker implements Agent {
     this.syncRun = new Request[maxBatch];
     this.runResults = new Object[maxBatch];
     this.yieldWaitNanos = yieldWaitNanos;
+    this.latency = latency;
   }
 
   @Override
@@ -292,6 +304,9 @@ final class ShardWorker implements Agent {
         byte[] value = engine.get(first.key);
         runSize = 0;
         run[0] = null;
+        if (latency != null && first.startNanos != 0) {
+          latency.record(OperationType.GET, first.startNanos); // before completing: visible to the caller
+        }
         first.complete(value);
         return 1;
       }
@@ -396,12 +411,21 @@ final class ShardWorker implements Agent {
   private void completeRun(int n, Object[] results, Throwable failure) {
     Request[] run = this.run;
     Request[] sync = this.syncRun;
+    boolean record = latency != null && failure == null;
+    long now = 0; // read once per run, when the first stamped (async) request needs it
     int m = 0;
     for (int i = 0; i < n; i++) {
       Request r = run[i];
       if (r.isSync()) {
         sync[m++] = r;
       } else {
+        if (record && r.startNanos != 0) {
+          if (now == 0) {
+            now = System.nanoTime();
+          }
+          // Recorded before completing, so a caller that sees its future done also sees its latency.
+          latency.recordAt(operationType(r.type), r.startNanos, now);
+        }
         Object value = results == null ? null : results[i];
         r.finish(value, failure);
       }
@@ -427,6 +451,16 @@ final class ShardWorker implements Agent {
       }
     }
     runSize = 0;
+  }
+
+  private static OperationType operationType(byte requestType) {
+    return switch (requestType) {
+      case Request.PUT -> OperationType.PUT;
+      case Request.DELETE -> OperationType.DELETE;
+      case Request.BATCH -> OperationType.WRITE;
+      case Request.GET -> OperationType.GET;
+      default -> OperationType.MULTI_GET;
+    };
   }
 
   private Request firstSync(int n) {

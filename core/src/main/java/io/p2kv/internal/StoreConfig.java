@@ -28,6 +28,8 @@ import java.util.function.Function;
  * @param readPath where point reads run
  * @param memoryBudgetBytes total block cache + memtable budget
  * @param yieldWaitNanos how long sync callers and idle workers poll (yielding) before parking
+ * @param recordLatency whether operation latencies are recorded
+ * @param jmx whether the stats are exported as JMX MBeans
  * @param configurer RocksDB tuning hook, or null
  * @param engineFactory opens engines given the resolved shard count (tests inject faults here)
  * @param splitKeys split keys of a range-partitioned store (already validated), or null for hash
@@ -46,6 +48,8 @@ public record StoreConfig(
     ReadPath readPath,
     long memoryBudgetBytes,
     long yieldWaitNanos,
+    boolean recordLatency,
+    boolean jmx,
     RocksDbConfigurer configurer,
     Function<Integer, EngineFactory> engineFactory,
     List<byte[]> splitKeys) {

@@ -2,7 +2,9 @@ package io.p2kv.internal;
 
 import io.p2kv.Batch;
 import io.p2kv.KeyValue;
+import io.p2kv.LevelStats;
 import io.p2kv.ManifestMismatchException;
+import io.p2kv.OperationType;
 import io.p2kv.P2kvException;
 import io.p2kv.ReadPath;
 import io.p2kv.ShardFailedException;
@@ -13,6 +15,8 @@ import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.engine.EngineProperty;
+import io.p2kv.internal.metrics.JmxRegistration;
+import io.p2kv.internal.metrics.LatencyRecorder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Open</h2>
  * Lock the directory, read or plan the manifest, open every shard's engine (closing the ones
- * already open if shard k fails), write the manifest of a new store last, then start the workers.
+ * already open if shard k fails), write the manifest of a new store last, register the JMX MBeans
+ * if asked, then start the workers.
  *
  * <h2>Ordered reads</h2>
  * {@link #range} with a limit and {@link #openIterator} read on the caller's thread through a {@link
@@ -53,6 +58,7 @@ import org.slf4j.LoggerFactory;
  * In this order:
  *
  * <ol>
+ *   <li>unregister the JMX MBeans;
  *   <li>mark closed: new calls fail fast, and no thread can enter a shard's direct-access guard;
  *   <li>wait until no thread is inside a guard (direct reads, iterator calls): after this nothing
  *       on a caller's thread touches an engine;
@@ -64,6 +70,12 @@ import org.slf4j.LoggerFactory;
  *   <li>close engines (each frees any iterator it still tracks, then its DB);
  *   <li>close the shared engine resources; release the directory lock.
  * </ol>
+ *
+ * <h2>Latency</h2>
+ * With latency recording on, sync calls record their own latency on the caller's thread when they
+ * return; async calls stamp their request with the start time and the worker records it when it
+ * completes the request (direct reads, which complete on the caller, record at once). Cross-shard
+ * batches record their sync latency only.
  */
 public final class StoreCore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StoreCore.class);
@@ -84,6 +96,10 @@ public final class StoreCore implements AutoCloseable {
   private final boolean directReads;
   private final Set<StoreIterator> openIterators = ConcurrentHashMap.newKeySet();
   private volatile int iteratorsClosedByClose;
+  /** Null when latency recording is off. */
+  private final LatencyRecorder latency;
+  /** Null when JMX is off; set once by {@link #open} before the store is returned. */
+  private JmxRegistration jmx;
 
   private StoreCore(
       Path dir,
@@ -93,7 +109,8 @@ public final class StoreCore implements AutoCloseable {
       EngineFactory engineFactory,
       StoreLock lock,
       StoreState state,
-      GsnSequence gsns) {
+      GsnSequence gsns,
+      LatencyRecorder latency) {
     this.dir = dir;
     this.gsns = gsns;
     this.config = config;
@@ -105,6 +122,7 @@ public final class StoreCore implements AutoCloseable {
     this.yieldWaitNanos = config.yieldWaitNanos();
     this.maxBatch = config.maxBatch();
     this.directReads = config.readPath() == ReadPath.DIRECT;
+    this.latency = latency;
   }
 
   /**
@@ -123,6 +141,7 @@ public final class StoreCore implements AutoCloseable {
     StoreLock lock = StoreLock.acquire(dir);
     EngineFactory factory = null;
     List<Engine> engines = new ArrayList<>();
+    JmxRegistration jmx = null;
     try {
       Manifest manifest = Manifest.read(dir);
       boolean create = manifest == null;
@@ -173,6 +192,7 @@ public final class StoreCore implements AutoCloseable {
       StoreState state = new StoreState(dir.toString());
       CpuPinning pinning =
           new CpuPinning(config.pinning(), shardCount, Runtime.getRuntime().availableProcessors(), dir.toString());
+      LatencyRecorder latency = config.recordLatency() ? LatencyRecorder.create() : null;
       Shard[] shards = new Shard[shardCount];
       for (int i = 0; i < shardCount; i++) {
         shards[i] =
@@ -187,9 +207,14 @@ public final class StoreCore implements AutoCloseable {
                 pinning,
                 config.yieldWaitNanos(),
                 config.maxBatch(),
-                config.maxBatchBytes());
+                config.maxBatchBytes(),
+                latency);
       }
-      StoreCore store = new StoreCore(dir, config, manifest.newPartitioner(), shards, factory, lock, state, gsns);
+      StoreCore store = new StoreCore(dir, config, manifest.newPartitioner(), shards, factory, lock, state, gsns, latency);
+      if (config.jmx()) {
+        jmx = JmxRegistration.register(dir, shardCount, store::stats, store::shardStats, config.recordLatency());
+        store.jmx = jmx;
+      }
       for (Shard s : shards) {
         s.start();
       }
@@ -200,6 +225,9 @@ public final class StoreCore implements AutoCloseable {
       return store;
     } catch (RuntimeException | Error e) {
       // Close what was opened, newest first, keeping their errors as suppressed.
+      if (jmx != null) {
+        jmx.close();
+      }
       for (int i = engines.size() - 1; i >= 0; i--) {
         try {
           engines.get(i).close();
@@ -331,11 +359,24 @@ public final class StoreCore implements AutoCloseable {
     }
   }
 
-  private Object call(Shard shard, Request r) {
+  private Object call(Shard shard, Request r, OperationType type) {
     checkNotWorkerThread();
+    long start = latency == null ? 0 : System.nanoTime();
     shard.submit(r);
     r.await(yieldWaitNanos);
-    return r.resultOrThrow();
+    Object result = r.resultOrThrow();
+    if (start != 0) {
+      latency.record(type, start);
+    }
+    return result;
+  }
+
+  /** Stamps an async request's start time when latencies are recorded. */
+  private Request stamped(Request r) {
+    if (latency != null) {
+      r.startNanos = System.nanoTime();
+    }
+    return r;
   }
 
   /**
@@ -345,7 +386,7 @@ public final class StoreCore implements AutoCloseable {
    * @param value value
    */
   public void put(byte[] key, byte[] value) {
-    call(shards[partitioner.shardOf(key)], Request.put(key, value, null));
+    call(shards[partitioner.shardOf(key)], Request.put(key, value, null), OperationType.PUT);
   }
 
   /**
@@ -354,7 +395,7 @@ public final class StoreCore implements AutoCloseable {
    * @param key key
    */
   public void delete(byte[] key) {
-    call(shards[partitioner.shardOf(key)], Request.delete(key, null));
+    call(shards[partitioner.shardOf(key)], Request.delete(key, null), OperationType.DELETE);
   }
 
   /**
@@ -368,14 +409,19 @@ public final class StoreCore implements AutoCloseable {
     if (directReads) {
       return directGet(shard, key);
     }
-    return (byte[]) call(shard, Request.get(key, null));
+    return (byte[]) call(shard, Request.get(key, null), OperationType.GET);
   }
 
   private byte[] directGet(Shard shard, byte[] key) {
+    long start = latency == null ? 0 : System.nanoTime();
     shard.enterDirect();
     try {
       shard.directReads.increment();
-      return shard.engine.get(key);
+      byte[] value = shard.engine.get(key);
+      if (start != 0) {
+        latency.record(OperationType.GET, start);
+      }
+      return value;
     } catch (EngineException e) {
       throw new ShardFailedException(shard.index, e.getMessage(), e.getCause());
     } finally {
@@ -405,6 +451,7 @@ public final class StoreCore implements AutoCloseable {
     for (Request part : parts) {
       mg.place(part, part.resultOrThrow());
     }
+    mg.recordLatency();
     return mg.values();
   }
 
@@ -421,13 +468,17 @@ public final class StoreCore implements AutoCloseable {
     List<Batch.Op> ops = List.copyOf(batch.ops());
     int[] shardOfOp = shardsOf(ops);
     if (shardOfOp == null) {
-      call(shards[partitioner.shardOf(ops.get(0).key())], Request.batch(ops, payloadBytes, null));
+      call(shards[partitioner.shardOf(ops.get(0).key())], Request.batch(ops, payloadBytes, null), OperationType.WRITE);
       return;
     }
     checkNotWorkerThread();
+    long start = latency == null ? 0 : System.nanoTime();
     Request user = crossShardWrite(ops, shardOfOp, payloadBytes, null);
     user.await(yieldWaitNanos);
     user.resultOrThrow();
+    if (start != 0) {
+      latency.record(OperationType.WRITE, start);
+    }
   }
 
   /** The shard of each op, or null if they all share one (the common, cheap case). */
@@ -536,7 +587,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
     CompletableFuture<Void> f = new CompletableFuture<>();
-    return submitAsync(shards[partitioner.shardOf(key)], Request.put(key, value, f), f);
+    return submitAsync(shards[partitioner.shardOf(key)], stamped(Request.put(key, value, f)), f);
   }
 
   /**
@@ -547,7 +598,7 @@ public final class StoreCore implements AutoCloseable {
    * @param callback called once with (null, error-or-null)
    */
   public void putAsync(byte[] key, byte[] value, BiConsumer<? super Void, ? super Throwable> callback) {
-    submitCallback(shards[partitioner.shardOf(key)], Request.put(key, value, callback), callback);
+    submitCallback(shards[partitioner.shardOf(key)], stamped(Request.put(key, value, callback)), callback);
   }
 
   /**
@@ -558,7 +609,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<Void> deleteAsync(byte[] key) {
     CompletableFuture<Void> f = new CompletableFuture<>();
-    return submitAsync(shards[partitioner.shardOf(key)], Request.delete(key, f), f);
+    return submitAsync(shards[partitioner.shardOf(key)], stamped(Request.delete(key, f)), f);
   }
 
   /**
@@ -577,7 +628,7 @@ public final class StoreCore implements AutoCloseable {
       }
     }
     CompletableFuture<byte[]> f = new CompletableFuture<>();
-    return submitAsync(shard, Request.get(key, f), f);
+    return submitAsync(shard, stamped(Request.get(key, f)), f);
   }
 
   /**
@@ -599,7 +650,7 @@ public final class StoreCore implements AutoCloseable {
       callback.accept(value, null);
       return;
     }
-    submitCallback(shard, Request.get(key, callback), callback);
+    submitCallback(shard, stamped(Request.get(key, callback)), callback);
   }
 
   /**
@@ -646,7 +697,7 @@ public final class StoreCore implements AutoCloseable {
     int[] shardOfOp = shardsOf(ops);
     CompletableFuture<Void> f = new CompletableFuture<>();
     if (shardOfOp == null) {
-      return submitAsync(shards[partitioner.shardOf(ops.get(0).key())], Request.batch(ops, payloadBytes, f), f);
+      return submitAsync(shards[partitioner.shardOf(ops.get(0).key())], stamped(Request.batch(ops, payloadBytes, f)), f);
     }
     try {
       crossShardWrite(ops, shardOfOp, payloadBytes, f);
@@ -668,6 +719,7 @@ public final class StoreCore implements AutoCloseable {
     private final int[][] positions;
     private final AtomicInteger remaining = new AtomicInteger();
     private final List<List<byte[]>> shardKeys = new ArrayList<>();
+    private final long startNanos = latency == null ? 0 : System.nanoTime();
     private int[] partShard;
     private int[] partFrom;
 
@@ -739,7 +791,14 @@ public final class StoreCore implements AutoCloseable {
           shard.exitDirect();
         }
       }
+      recordLatency();
       return values();
+    }
+
+    void recordLatency() {
+      if (startNanos != 0) {
+        latency.record(OperationType.MULTI_GET, startNanos);
+      }
     }
 
     private void place(int shard, int from, List<byte[]> partValues) {
@@ -762,6 +821,7 @@ public final class StoreCore implements AutoCloseable {
         future.completeExceptionally(error);
       }
       if (remaining.decrementAndGet() == 0 && !future.isDone()) {
+        recordLatency();
         future.complete(values());
       }
     }
@@ -943,41 +1003,57 @@ public final class StoreCore implements AutoCloseable {
   public StoreStats stats() {
     List<ShardStats> list = new ArrayList<>(shards.length);
     for (Shard s : shards) {
-      ShardWorker.ShardCounters c = s.worker.counters();
-      long[] props = new long[EngineProperty.values().length];
-      s.enterDirect();
-      try {
-        for (EngineProperty p : EngineProperty.values()) {
-          props[p.ordinal()] = s.engine.property(p);
-        }
-      } finally {
-        s.exitDirect();
-      }
-      list.add(
-          new ShardStats(
-              s.index,
-              c.puts(),
-              c.deletes(),
-              c.batchRequests(),
-              c.crossShardParts(),
-              c.writeCalls(),
-              c.writeOps(),
-              c.maxWriteRun(),
-              c.readKeys(),
-              c.readCalls(),
-              c.maxReadRun(),
-              s.directReads.sum(),
-              c.failedRequests(),
-              s.queue.size(),
-              s.queue.capacity(),
-              s.rejectedOffers.sum(),
-              props[EngineProperty.MEMTABLE_BYTES.ordinal()],
-              props[EngineProperty.PENDING_COMPACTION_BYTES.ordinal()],
-              props[EngineProperty.SST_BYTES.ordinal()],
-              props[EngineProperty.BLOB_BYTES.ordinal()],
-              props[EngineProperty.ESTIMATED_KEYS.ordinal()]));
+      list.add(shardStats(s));
     }
-    return new StoreStats(list);
+    return new StoreStats(list, latency == null ? List.of() : latency.snapshot());
+  }
+
+  /**
+   * A stats snapshot of one shard.
+   *
+   * @param shard shard index
+   * @return its stats
+   */
+  public ShardStats shardStats(int shard) {
+    return shardStats(shards[shard]);
+  }
+
+  private static ShardStats shardStats(Shard s) {
+    ShardWorker.ShardCounters c = s.worker.counters();
+    long[] props = new long[EngineProperty.values().length];
+    List<LevelStats> levels;
+    s.enterDirect();
+    try {
+      for (EngineProperty p : EngineProperty.values()) {
+        props[p.ordinal()] = s.engine.property(p);
+      }
+      levels = s.engine.levels();
+    } finally {
+      s.exitDirect();
+    }
+    return new ShardStats(
+        s.index,
+        c.puts(),
+        c.deletes(),
+        c.batchRequests(),
+        c.crossShardParts(),
+        c.writeCalls(),
+        c.writeOps(),
+        c.maxWriteRun(),
+        c.readKeys(),
+        c.readCalls(),
+        c.maxReadRun(),
+        s.directReads.sum(),
+        c.failedRequests(),
+        s.queue.size(),
+        s.queue.capacity(),
+        s.rejectedOffers.sum(),
+        props[EngineProperty.MEMTABLE_BYTES.ordinal()],
+        props[EngineProperty.PENDING_COMPACTION_BYTES.ordinal()],
+        props[EngineProperty.SST_BYTES.ordinal()],
+        props[EngineProperty.BLOB_BYTES.ordinal()],
+        props[EngineProperty.ESTIMATED_KEYS.ordinal()],
+        levels);
   }
 
   /** Flushes every shard's memtables (tools and tests). */
@@ -1022,6 +1098,10 @@ public final class StoreCore implements AutoCloseable {
   public void close() {
     if (!closeStarted.compareAndSet(false, true)) {
       return;
+    }
+    // 0. Monitoring sees the store gone before it starts closing.
+    if (jmx != null) {
+      jmx.close();
     }
     state.markClosed();
     P2kvException failure = null;

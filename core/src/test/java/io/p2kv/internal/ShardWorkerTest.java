@@ -41,7 +41,8 @@ class ShardWorkerTest {
         new CpuPinning(Pinning.NEVER, 1, 1, "test"),
         0,
         maxBatch,
-        maxBatchBytes);
+        maxBatchBytes,
+        null);
   }
 
   private static byte[] b(int i) {
@@ -168,7 +169,7 @@ class ShardWorkerTest {
               public synchronized void put(byte[] key, byte[] value) {
                 throw new OutOfMemoryError("injected");
               }
-            }, state, 64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, new CpuPinning(Pinning.NEVER, 1, 1, "t"), 0, 32, 1 << 20);
+            }, state, 64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, new CpuPinning(Pinning.NEVER, 1, 1, "t"), 0, 32, 1 << 20, null);
     CompletableFuture<Void> dies = f();
     shard.submit(Request.put(b(1), b(1), dies));
     AgentInvoker invoker = invoker(shard);

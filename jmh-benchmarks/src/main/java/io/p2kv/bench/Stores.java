@@ -15,7 +15,10 @@ public final class Stores {
   /** The memory budget every benchmark gives p2kv and the baselines alike (p2kv's default). */
   public static final long MEMORY_BUDGET_BYTES = 512L << 20;
 
-  /** A p2kv store in a fresh temporary directory. */
+  /**
+   * A p2kv store in a fresh temporary directory. {@code -Dp2kv.bench.recordLatency=true} (a JMH
+   * {@code -jvmArgsAppend}) turns latency recording on, to measure what it costs.
+   */
   public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath) {
     return open(shards, maxBatch, durability, readPath, 50_000);
   }
@@ -30,6 +33,7 @@ public final class Stores {
         .readPath(readPath)
         .yieldWaitNanos(yieldWaitNanos)
         .memoryBudgetBytes(MEMORY_BUDGET_BYTES)
+        .recordLatency(Boolean.getBoolean("p2kv.bench.recordLatency"))
         .open(dir);
   }
 
@@ -69,5 +73,13 @@ public final class Stores {
     System.out.printf(
         "%n# %s: mean write batch %.2f over %d engine writes, rejected offers %d%n",
         label, stats.meanWriteBatch(), stats.writeCalls(), stats.rejectedOffers());
+    for (var l : stats.latencies()) {
+      if (l.count() > 0) {
+        System.out.printf(
+            "# %s %s latency: %d ops, p50 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us%n",
+            label, l.operation(), l.count(), l.p50Nanos() / 1e3, l.p99Nanos() / 1e3, l.p999Nanos() / 1e3,
+            l.maxNanos() / 1e3);
+      }
+    }
   }
 }

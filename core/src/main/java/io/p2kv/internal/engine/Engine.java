@@ -1,5 +1,6 @@
 package io.p2kv.internal.engine;
 
+import io.p2kv.LevelStats;
 import java.util.List;
 
 /**
@@ -125,6 +126,16 @@ public interface Engine extends AutoCloseable {
    * @return its value, or -1 if the engine does not know it
    */
   long property(EngineProperty property);
+
+  /**
+   * The shape of the engine's LSM tree: file count and bytes of each level, from level 0 up to
+   * the last level that holds files. May be called by any thread.
+   *
+   * @return the levels, empty if the engine has none or does not report them
+   */
+  default List<LevelStats> levels() {
+    return List.of();
+  }
 
   /**
    * Flushes memtables to disk and waits (used by tests and tools).

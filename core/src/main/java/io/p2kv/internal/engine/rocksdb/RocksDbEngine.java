@@ -1,5 +1,6 @@
 package io.p2kv.internal.engine.rocksdb;
 
+import io.p2kv.LevelStats;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
@@ -17,6 +18,7 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.LevelMetaData;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -290,6 +292,20 @@ final class RocksDbEngine implements Engine {
     } catch (RocksDBException e) {
       return -1;
     }
+  }
+
+  /** From the column family's metadata: one consistent view of every level's files and bytes. */
+  @Override
+  public List<LevelStats> levels() {
+    List<LevelStats> levels = new ArrayList<>();
+    int last = -1;
+    for (LevelMetaData level : db.getColumnFamilyMetaData().levels()) {
+      levels.add(new LevelStats(level.level(), level.files().size(), level.size()));
+      if (!level.files().isEmpty()) {
+        last = levels.size() - 1;
+      }
+    }
+    return List.copyOf(levels.subList(0, last + 1));
   }
 
   @Override

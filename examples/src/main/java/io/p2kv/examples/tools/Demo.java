@@ -1,0 +1,479 @@
+package io.p2kv.examples.tools;
+
+import io.p2kv.Durability;
+import io.p2kv.P2kv;
+import io.p2kv.StoreStats;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Not thread-safe: {@code ./p2kv demo}. Loads the same pairs into a p2kv store and into one plain
+ * RocksDB instance with the same options, then runs each workload of {@link #WORKLOADS} on both,
+ * with the same threads, and prints their throughput side by side.
+ *
+ * <h2>Keeping it honest</h2>
+ * Same data (16-byte keys scattered over the key space, 112-byte random values), same thread
+ * count, same measured time, both measured in this run, one after the other; which store goes
+ * first alternates by row, so neither always inherits the other's background compactions. Both
+ * stores are fully compacted after loading, and the read rows run first, so reads see the same
+ * LSM shape. Both sides of a row warm up before either is measured (they share the RocksDB
+ * wrapper, which the JIT compiles once), and each warms up again for a second before it measures.
+ *
+ * <h2>Adding a row</h2>
+ * Add a {@link Workload} to {@link #WORKLOADS}: a name, a description, what one caller thread does
+ * against p2kv and against RocksDB. The table, the CLI help and the demo test pick it up.
+ */
+final class Demo {
+  /** 16-byte keys and 112-byte values: 128-byte pairs, as in the p2KVS paper and the JMH suite. */
+  static final int KEY_BYTES = 16;
+
+  static final int VALUE_BYTES = 112;
+
+  /** Async requests each caller keeps in flight in the async rows (as in the JMH suite). */
+  static final int ASYNC_WINDOW = 64;
+
+  /** Options of one demo run. */
+  record Options(long keys, Path dir, double seconds, int threads, int shards, boolean keep) {
+    static final long DEFAULT_KEYS = 1_000_000;
+    static final double DEFAULT_SECONDS = 3;
+    static final int DEFAULT_THREADS = 16;
+  }
+
+  /**
+   * What each caller thread does for the length of a phase: call the store until {@code stop},
+   * counting completed operations in {@code done}.
+   */
+  @FunctionalInterface
+  interface CallerLoop {
+    void run(SplittableRandom rnd, LongAdder done, AtomicBoolean stop) throws Exception;
+  }
+
+  /** The two stores a workload runs against, and how many keys they hold. */
+  record Stores(P2kv p2kv, PlainRocksDb rocksDb, long keys) {}
+
+  /**
+   * One row of the table.
+   *
+   * @param name the row's name
+   * @param description what both sides do (printed under the table)
+   * @param p2kv one caller's loop against p2kv
+   * @param rocksDb one caller's loop against plain RocksDB
+   */
+  record Workload(
+      String name, String description, Function<Stores, CallerLoop> p2kv, Function<Stores, CallerLoop> rocksDb) {}
+
+  /** The rows, in the order they run: reads first (on the freshly compacted stores), then writes. */
+  static final List<Workload> WORKLOADS = List.of(
+      new Workload("gets",
+          "random point reads of loaded keys; p2kv's default read path (DIRECT) reads RocksDB on the caller's thread",
+          s -> loop(rnd -> s.p2kv().get(key(rnd.nextLong(s.keys())))),
+          s -> loop(rnd -> s.rocksDb().get(key(rnd.nextLong(s.keys()))))),
+      new Workload("sync puts",
+          "blocking puts overwriting random loaded keys; p2kv merges what its queue holds into one RocksDB write",
+          s -> putLoop((k, v) -> s.p2kv().put(k, v), s.keys()),
+          s -> putLoop((k, v) -> s.rocksDb().put(k, v), s.keys())),
+      new Workload("async puts",
+          "p2kv: putAsync, " + ASYNC_WINDOW + " in flight per caller; RocksDB has no async API: blocking puts",
+          s -> asyncPutLoop(s.p2kv(), s.keys()),
+          s -> putLoop((k, v) -> s.rocksDb().put(k, v), s.keys())));
+
+  /** One store operation on a random key. */
+  interface KeyOp {
+    void call(SplittableRandom rnd);
+  }
+
+  private static CallerLoop loop(KeyOp op) {
+    return (rnd, done, stop) -> {
+      while (!stop.get()) {
+        op.call(rnd);
+        done.increment();
+      }
+    };
+  }
+
+  private static CallerLoop putLoop(BiConsumer<byte[], byte[]> put, long keys) {
+    return (rnd, done, stop) -> {
+      while (!stop.get()) {
+        put.accept(key(rnd.nextLong(keys)), value(rnd));
+        done.increment();
+      }
+    };
+  }
+
+  private static CallerLoop asyncPutLoop(P2kv store, long keys) {
+    return (rnd, done, stop) -> {
+      Semaphore window = new Semaphore(ASYNC_WINDOW);
+      AtomicReference<Throwable> error = new AtomicReference<>();
+      while (!stop.get() && error.get() == null) {
+        window.acquire();
+        store.putAsync(key(rnd.nextLong(keys)), value(rnd), (ok, e) -> {
+          if (e == null) {
+            done.increment();
+          } else {
+            error.compareAndSet(null, e);
+          }
+          window.release();
+        });
+      }
+      window.acquire(ASYNC_WINDOW); // every put of this caller has completed
+      if (error.get() != null) {
+        throw new IllegalStateException("async put failed", error.get());
+      }
+    };
+  }
+
+  /**
+   * The key with index {@code i}: 8 bytes of a strong mix of i, so consecutive indexes scatter
+   * over the key space like random keys, then i itself, so keys are unique.
+   */
+  static byte[] key(long i) {
+    byte[] k = new byte[KEY_BYTES];
+    long h = mix(i);
+    for (int j = 0; j < 8; j++) {
+      k[j] = (byte) (h >>> (56 - 8 * j));
+      k[8 + j] = (byte) (i >>> (56 - 8 * j));
+    }
+    return k;
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+
+  /** Random bytes that values are cut from: every value differs and none compresses. */
+  private static final byte[] VALUE_POOL = new byte[1 << 20];
+
+  static {
+    new SplittableRandom(42).nextBytes(VALUE_POOL);
+  }
+
+  /** A fresh 112-byte value from a random place in the pool (the store keeps it until applied). */
+  static byte[] value(SplittableRandom rnd) {
+    int at = rnd.nextInt(VALUE_POOL.length - VALUE_BYTES);
+    return Arrays.copyOfRange(VALUE_POOL, at, at + VALUE_BYTES);
+  }
+
+  /** The value loaded with key {@code i}. */
+  static byte[] valueOf(long i) {
+    int at = (int) Math.floorMod(mix(i), (long) (VALUE_POOL.length - VALUE_BYTES));
+    return Arrays.copyOfRange(VALUE_POOL, at, at + VALUE_BYTES);
+  }
+
+  // ------------------------------------------------------------------ running
+
+  /** The measured throughput of one row. */
+  record Row(Workload workload, double p2kvOpsPerSec, double rocksDbOpsPerSec, String note) {}
+
+  /** Both stores get p2kv's default memory budget. */
+  static final long MEMORY_BUDGET_BYTES = 512L << 20;
+
+  /** Async puts the loader keeps in flight. */
+  private static final int LOAD_WINDOW = 1024;
+
+  private final Options options;
+  private final PrintStream out;
+  private final PrintStream progress;
+  private final boolean live;
+
+  /**
+   * A demo run.
+   *
+   * @param options what to run
+   * @param out where the report goes
+   * @param progress where progress bars go
+   * @param live whether {@code progress} is a terminal (bars redraw in place)
+   */
+  Demo(Options options, PrintStream out, PrintStream progress, boolean live) {
+    this.options = options;
+    this.out = out;
+    this.progress = progress;
+    this.live = live;
+  }
+
+  /**
+   * Runs the demo: load, compact, measure every workload on both stores, print the table, clean
+   * up.
+   *
+   * @return the table's rows
+   * @throws IOException if the directories cannot be created or deleted
+   */
+  List<Row> run() throws IOException {
+    long started = System.nanoTime();
+    boolean temporary = options.dir() == null;
+    Path root = temporary ? Files.createTempDirectory("p2kv-demo") : Files.createDirectories(options.dir());
+    Path storeDir = root.resolve("p2kv");
+    Path rocksDir = root.resolve("rocksdb");
+    P2kv.Builder builder = P2kv.builder().memoryBudgetBytes(MEMORY_BUDGET_BYTES);
+    if (options.shards() > 0) {
+      builder.shards(options.shards());
+    }
+    List<Row> rows = new ArrayList<>();
+    // Interrupted (Ctrl-C): still remove what a normal end would remove.
+    Thread onExit = new Thread(() -> {
+      try {
+        cleanUp(root, storeDir, rocksDir, temporary);
+      } catch (IOException | RuntimeException e) {
+        // best effort while the JVM exits
+      }
+    }, "p2kv-demo-cleanup");
+    Runtime.getRuntime().addShutdownHook(onExit);
+    try (P2kv store = builder.open(storeDir);
+        PlainRocksDb rocks = new PlainRocksDb(rocksDir, Durability.WAL, MEMORY_BUDGET_BYTES)) {
+      printHeader(store);
+      loadP2kv(store);
+      loadRocksDb(rocks);
+      timed("compacting p2kv", store::compact);
+      timed("compacting RocksDB", rocks::compact);
+      Stores stores = new Stores(store, rocks, options.keys());
+      for (int i = 0; i < WORKLOADS.size(); i++) {
+        rows.add(measure(WORKLOADS.get(i), stores, i % 2 == 1));
+      }
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(onExit);
+      } catch (IllegalStateException e) {
+        // the JVM is exiting: the hook cleans up
+      }
+      cleanUp(root, storeDir, rocksDir, temporary);
+    }
+    printTable(rows);
+    out.println();
+    if (options.keep()) {
+      out.println("kept the p2kv store in " + storeDir + "; look inside with: ./p2kv stats " + storeDir);
+    } else {
+      out.println("removed the demo's stores from " + root);
+    }
+    out.printf(Locale.ROOT, "demo took %.0f s%n", (System.nanoTime() - started) / 1e9);
+    return rows;
+  }
+
+  /** Removes the baseline always, the p2kv store unless kept, and a temporary root. */
+  private void cleanUp(Path root, Path storeDir, Path rocksDir, boolean temporary) throws IOException {
+    DirectoryTree.delete(rocksDir);
+    if (!options.keep()) {
+      DirectoryTree.delete(storeDir);
+      if (temporary) {
+        DirectoryTree.delete(root);
+      }
+    }
+  }
+
+  private void printHeader(P2kv store) {
+    Runtime rt = Runtime.getRuntime();
+    out.printf(Locale.ROOT, "p2kv demo: %,d pairs of %d-byte keys and %d-byte values, %d caller threads%n",
+        options.keys(), KEY_BYTES, VALUE_BYTES, options.threads());
+    out.printf(Locale.ROOT, "machine:   %d cores, %s %s %s, JDK %s (%s), max heap %d MiB%n",
+        rt.availableProcessors(), System.getProperty("os.name"), System.getProperty("os.version"),
+        System.getProperty("os.arch"), System.getProperty("java.version"), System.getProperty("java.vm.vendor"),
+        rt.maxMemory() >> 20);
+    out.printf(Locale.ROOT, "p2kv:      %d shard(s)%s, maxBatch 32, durability WAL, memory budget %d MiB, in %s%n",
+        store.shardCount(), options.shards() > 0 ? "" : " (the default for this machine)",
+        MEMORY_BUDGET_BYTES >> 20, store.dir());
+    out.println("RocksDB:   one plain instance with the options of one p2kv shard, used directly by the callers");
+    out.println();
+    out.flush();
+  }
+
+  private void loadP2kv(P2kv store) {
+    AtomicLong loaded = new AtomicLong();
+    AtomicReference<Throwable> error = new AtomicReference<>();
+    Semaphore window = new Semaphore(LOAD_WINDOW);
+    ProgressBar bar = ProgressBar.count(progress, live, "loading p2kv (async puts)", options.keys(), loaded::get);
+    try {
+      for (long i = 0; i < options.keys() && error.get() == null; i++) {
+        window.acquireUninterruptibly();
+        store.putAsync(key(i), valueOf(i), (ok, e) -> {
+          if (e == null) {
+            loaded.incrementAndGet();
+          } else {
+            error.compareAndSet(null, e);
+          }
+          window.release();
+        });
+      }
+      window.acquireUninterruptibly(LOAD_WINDOW);
+    } finally {
+      bar.close();
+    }
+    if (error.get() != null) {
+      throw new IllegalStateException("loading p2kv failed: " + error.get(), error.get());
+    }
+  }
+
+  private void loadRocksDb(PlainRocksDb rocks) {
+    AtomicLong loaded = new AtomicLong();
+    byte[][] keys = new byte[1000][];
+    byte[][] values = new byte[keys.length][];
+    ProgressBar bar = ProgressBar.count(progress, live, "loading RocksDB (batches)", options.keys(), loaded::get);
+    try {
+      for (long i = 0; i < options.keys(); ) {
+        int n = (int) Math.min(keys.length, options.keys() - i);
+        for (int j = 0; j < n; j++) {
+          keys[j] = key(i + j);
+          values[j] = valueOf(i + j);
+        }
+        rocks.putAll(keys, values, n);
+        i += n;
+        loaded.set(i);
+      }
+    } finally {
+      bar.close();
+    }
+  }
+
+  private void timed(String label, Runnable action) {
+    progress.print(label + " ...");
+    progress.flush();
+    long start = System.nanoTime();
+    action.run();
+    progress.printf(Locale.ROOT, " took %.1f s%n", (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Runs one workload on both stores, in the order given, and returns its row. */
+  private Row measure(Workload w, Stores stores, boolean rocksDbFirst) {
+    // Both sides warm up before either is measured: they share code (p2kv's engine is the
+    // baseline's RocksDB wrapper), which the JIT would otherwise still be compiling while the
+    // first side is measured, and nothing else.
+    for (int side = 0; side < 2; side++) {
+      if ((side == 0) != rocksDbFirst) {
+        run(w.name() + " on p2kv, warm-up", w.p2kv().apply(stores), warmupMillis(), 0);
+      } else {
+        run(w.name() + " on RocksDB, warm-up", w.rocksDb().apply(stores), warmupMillis(), 0);
+      }
+    }
+    double p2kv = 0;
+    double rocksDb = 0;
+    String note = "";
+    for (int side = 0; side < 2; side++) {
+      if ((side == 0) != rocksDbFirst) {
+        StoreStats before = stores.p2kv().stats();
+        p2kv = run(w.name() + " on p2kv", w.p2kv().apply(stores), warmupMillis(), measureMillis());
+        StoreStats after = stores.p2kv().stats();
+        long calls = after.writeCalls() - before.writeCalls();
+        if (calls > 0) {
+          note = String.format(Locale.ROOT, "p2kv wrote %.1f puts per RocksDB write",
+              (double) (after.writeOps() - before.writeOps()) / calls);
+        }
+      } else {
+        rocksDb = run(w.name() + " on RocksDB", w.rocksDb().apply(stores), warmupMillis(), measureMillis());
+      }
+    }
+    return new Row(w, p2kv, rocksDb, note);
+  }
+
+  private long measureMillis() {
+    return Math.max(1, Math.round(options.seconds() * 1000));
+  }
+
+  /** One second, or a third of the measured time if that is shorter (small test runs). */
+  private long warmupMillis() {
+    return Math.min(1000, measureMillis() / 3);
+  }
+
+  /**
+   * Runs {@code loop} on every caller thread: a warm-up, then the measured interval.
+   *
+   * @param measureMillis 0 for a warm-up only
+   * @return operations per second completed in the measured interval, 0 for a warm-up only
+   */
+  private double run(String label, CallerLoop loop, long warmupMillis, long measureMillis) {
+    LongAdder done = new LongAdder();
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Thread> callers = new ArrayList<>();
+    for (int t = 0; t < options.threads(); t++) {
+      SplittableRandom rnd = new SplittableRandom(1000 + t); // the same keys on both sides
+      Thread caller = new Thread(() -> {
+        try {
+          loop.run(rnd, done, stop);
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+          stop.set(true);
+        }
+      }, "p2kv-demo-caller-" + t);
+      caller.setDaemon(true);
+      callers.add(caller);
+    }
+    long ops;
+    long nanos;
+    ProgressBar bar = ProgressBar.timed(progress, live, label, warmupMillis + measureMillis, done::sum);
+    try {
+      callers.forEach(Thread::start);
+      sleep(warmupMillis);
+      long ops0 = done.sum();
+      long t0 = System.nanoTime();
+      sleep(measureMillis);
+      ops = done.sum() - ops0;
+      nanos = System.nanoTime() - t0;
+      stop.set(true);
+      for (Thread caller : callers) {
+        join(caller);
+      }
+    } finally {
+      stop.set(true); // also when interrupted: no caller outlives its phase
+      bar.close();
+    }
+    if (failure.get() != null) {
+      throw new IllegalStateException(label + " failed: " + failure.get(), failure.get());
+    }
+    return measureMillis == 0 ? 0 : ops * 1e9 / nanos;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      TimeUnit.MILLISECONDS.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private static void join(Thread t) {
+    try {
+      t.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** The table: one row per workload, then what each row does. */
+  private void printTable(List<Row> rows) {
+    String format = "%-12s %7s %13s %13s %15s   %s%n";
+    out.println();
+    out.printf(Locale.ROOT, format, "operation", "threads", "p2kv ops/s", "RocksDB ops/s", "p2kv / RocksDB", "");
+    for (Row r : rows) {
+      out.printf(Locale.ROOT, format, r.workload().name(), options.threads(),
+          String.format(Locale.ROOT, "%,.0f", r.p2kvOpsPerSec()),
+          String.format(Locale.ROOT, "%,.0f", r.rocksDbOpsPerSec()),
+          String.format(Locale.ROOT, "%.2fx", r.p2kvOpsPerSec() / r.rocksDbOpsPerSec()), r.note());
+    }
+    out.println();
+    for (Row r : rows) {
+      out.printf(Locale.ROOT, "%-12s %s%n", r.workload().name() + ":", r.workload().description());
+    }
+    out.printf(Locale.ROOT, "Each side of each row: %d caller threads, %.1f s measured after %.1f s of warm-up;"
+            + " both sides warm up once before either is measured; the sides run one after the other"
+            + " (order alternating by row) in this run.%n",
+        options.threads(), measureMillis() / 1e3, warmupMillis() / 1e3);
+    out.println("Numbers vary from run to run on a busy machine; compare ratios, and run it twice.");
+    out.flush();
+  }
+}

@@ -1,0 +1,73 @@
+package io.p2kv.examples.tools;
+
+import io.p2kv.Durability;
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
+import java.nio.file.Path;
+
+/**
+ * Thread-safe as RocksDB is: the demo's baseline, one plain RocksDB instance that callers use
+ * directly (no queue, no worker), as an application would without p2kv.
+ *
+ * <p>It is opened through p2kv's own engine factory, as the JMH baselines are ({@code
+ * io.p2kv.bench.RocksBaseline}), so it has exactly the options of one p2kv shard: block cache,
+ * bloom filters, memtable budget, compression, durability. This uses p2kv's internal engine
+ * package on purpose; applications should not. (The demo does not depend on the jmh-benchmarks
+ * module: that would put JMH, XChart and Jackson on the launcher's class path for forty lines.)
+ */
+final class PlainRocksDb implements AutoCloseable {
+  private final RocksDbEngineFactory factory;
+  private final Engine engine;
+
+  /**
+   * Creates a new instance.
+   *
+   * @param dir an empty or absent directory
+   * @param durability as for the p2kv store it is compared with
+   * @param memoryBudgetBytes the same budget the p2kv store has
+   */
+  PlainRocksDb(Path dir, Durability durability, long memoryBudgetBytes) {
+    this.factory = new RocksDbEngineFactory(1, memoryBudgetBytes, durability, null);
+    try {
+      this.engine = factory.open(0, dir, true);
+    } catch (RuntimeException e) {
+      factory.close();
+      throw e;
+    }
+  }
+
+  void put(byte[] key, byte[] value) {
+    engine.put(key, value);
+  }
+
+  byte[] get(byte[] key) {
+    return engine.get(key);
+  }
+
+  /**
+   * One atomic write of many pairs, the fastest way to load plain RocksDB from one thread. Not
+   * thread-safe (one pending batch): the demo loads from one thread.
+   */
+  void putAll(byte[][] keys, byte[][] values, int count) {
+    for (int i = 0; i < count; i++) {
+      engine.batchPut(keys[i], values[i]);
+    }
+    engine.commitBatch();
+  }
+
+  /** Flushes the memtables and compacts everything, as {@code P2kv.compact()} does. */
+  void compact() {
+    engine.flush();
+    engine.compact();
+  }
+
+  /** Closes the instance, then the resources it shares with nothing else. */
+  @Override
+  public void close() {
+    try {
+      engine.close();
+    } finally {
+      factory.close();
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.p2kv.examples;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2kv.P2kv;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs every example program, checks what it prints and what it leaves in its store. */
+class ExamplesTest {
+  @TempDir Path tmp;
+
+  /** Runs an example's main with {@code dir} and returns what it printed. */
+  private static String run(ExampleMain main, Path dir) throws Exception {
+    PrintStream saved = System.out;
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(buffer, true, UTF_8));
+    try {
+      main.main(new String[] {dir.toString()});
+    } finally {
+      System.setOut(saved);
+    }
+    String printed = buffer.toString(UTF_8);
+    saved.print(printed);
+    return printed;
+  }
+
+  interface ExampleMain {
+    void main(String[] args) throws Exception;
+  }
+
+  @Test
+  void quickstartShouldPutGetDeleteAndFindItsDataAfterReopening() throws Exception {
+    Path dir = tmp.resolve("quickstart");
+    String out = run(Quickstart::main, dir);
+
+    assertTrue(out.contains("get user:42     -> Ada Lovelace"), out);
+    assertTrue(out.contains("after overwrite -> Ada King"), out);
+    assertTrue(out.contains("after delete    -> null"), out);
+    assertTrue(out.contains("multiGet a,zz,b -> [1, null, 2]"), out);
+    assertTrue(out.contains("after reopen, a -> 1"), out);
+    try (P2kv store = P2kv.builder().open(dir)) {
+      assertNull(store.get("user:42".getBytes(UTF_8)));
+      assertArrayEquals("2".getBytes(UTF_8), store.get("b".getBytes(UTF_8)));
+    }
+  }
+
+  @Test
+  void asyncPipelineShouldCompleteEveryRequestItIssued() throws Exception {
+    Path dir = tmp.resolve("async");
+    String out = run(AsyncPipeline::main, dir);
+
+    assertTrue(out.contains("100,000 async puts in"), out);
+    assertTrue(out.contains("lengths of the first ten values: [7, 7, 7, 7, 7, 7, 7, 7, 7, 7]"), out);
+    assertTrue(out.contains("1000 values emptied with callbacks"), out);
+    assertTrue(out.contains("absent key reads as null"), out);
+    try (P2kv store = P2kv.builder().open(dir)) {
+      int last = AsyncPipeline.PAIRS - 1;
+      assertArrayEquals(("value-" + last).getBytes(UTF_8), store.get(AsyncPipeline.key(last)));
+      assertArrayEquals(new byte[0], store.get(AsyncPipeline.key(0)));
+    }
+  }
+
+  @Test
+  void tuningShouldOpenTwoShardsAndReportBatchingAndLatencies() throws Exception {
+    Path dir = tmp.resolve("tuning");
+    String out = run(Tuning::main, dir);
+
+    assertTrue(out.contains("shard 0: ") && out.contains("shard 1: "), out);
+    assertTrue(out.lines().anyMatch(l -> l.startsWith("PUT ") && l.contains("10,000 ops")), out);
+    assertTrue(out.lines().anyMatch(l -> l.startsWith("GET ")), out);
+    try (P2kv store = P2kv.builder().open(dir)) {
+      assertEquals(2, store.shardCount(), "the shard count is kept in the MANIFEST");
+      assertArrayEquals(new byte[100], store.get("key-9999".getBytes(UTF_8)));
+    }
+  }
+
+  @Test
+  void examplesShouldDeleteTheTemporaryStoreTheyCreateWhenGivenNoDirectory() throws Exception {
+    ExampleDir dir = ExampleDir.fromArgs(new String[0], "p2kv-example-test");
+    assertTrue(dir.temporary());
+    Files.writeString(dir.path().resolve("file"), "x");
+    dir.close();
+    assertTrue(Files.notExists(dir.path()));
+  }
+
+  @Test
+  void everyExampleShouldStayUnderOneHundredLines() throws IOException {
+    Path sources = Path.of("src/main/java/io/p2kv/examples");
+    List<Path> examples;
+    try (Stream<Path> list = Files.list(sources)) {
+      examples = list.filter(p -> p.toString().endsWith(".java"))
+          .filter(p -> !p.getFileName().toString().equals("package-info.java"))
+          .toList();
+    }
+    assertTrue(examples.size() >= 3, examples.toString());
+    for (Path p : examples) {
+      long lines = Files.readAllLines(p).size();
+      assertTrue(lines < 100, p + " has " + lines + " lines");
+    }
+  }
+}

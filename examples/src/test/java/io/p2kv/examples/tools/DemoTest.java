@@ -1,0 +1,69 @@
+package io.p2kv.examples.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2kv.P2kv;
+import io.p2kv.examples.tools.P2kvCliTest.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's first command, {@code ./p2kv demo}, through its entry point with a small size (a
+ * few seconds), then {@code ./p2kv stats} on the store it kept. Checks the shape of the output,
+ * never the numbers: throughput depends on the machine.
+ */
+class DemoTest {
+  @TempDir Path tmp;
+
+  /** A table row: name, threads, p2kv ops/s, RocksDB ops/s, ratio. */
+  private static final Pattern ROW_NUMBERS = Pattern.compile("\\s+4\\s+[0-9,]+\\s+[0-9,]+\\s+[0-9.]+x.*");
+
+  @Test
+  void demoShouldPrintATableRowPerOperationAndKeepTheStoreForStats() throws Exception {
+    Path dir = tmp.resolve("demo");
+    Run demo = P2kvCliTest.cli(
+        "demo", "--keys", "20k", "--seconds", "0.2", "--threads", "4", "--dir", dir.toString(), "--keep");
+
+    assertEquals(0, demo.code(), demo.err());
+    List<String> lines = demo.out().lines().toList();
+    assertTrue(lines.get(1).matches("machine: +\\d+ cores, .*JDK .*"), demo.out());
+    for (Demo.Workload w : Demo.WORKLOADS) {
+      assertEquals(1, lines.stream().filter(l -> l.startsWith(w.name() + " ")).count(), w.name() + " row in\n" + demo.out());
+      String row = lines.stream().filter(l -> l.startsWith(w.name() + " ")).findFirst().orElseThrow();
+      assertTrue(ROW_NUMBERS.matcher(row.substring(w.name().length())).matches(), row);
+    }
+    assertTrue(demo.err().contains("loading p2kv (async puts)") && demo.err().contains("20,000/20,000"), demo.err());
+    assertFalse(Files.exists(dir.resolve("rocksdb")), "the baseline is always deleted");
+
+    Path store = dir.resolve("p2kv");
+    Run stats = P2kvCliTest.cli("stats", store.toString());
+    assertEquals(0, stats.code(), stats.err());
+    assertTrue(stats.out().contains("MANIFEST:  format.version=1  shards="), stats.out());
+    String shard0 = stats.out().lines().filter(l -> l.startsWith("0 ")).findFirst().orElseThrow();
+    assertTrue(shard0.matches("0 +[0-9,]+ +[0-9.]+ [KMG]iB +0 B +.*L\\d+ \\d+, .*"), shard0);
+
+    try (P2kv reopened = P2kv.builder().open(store)) {
+      // The put rows overwrite random loaded keys with other values; none deletes.
+      for (long i = 0; i < 20_000; i += 997) {
+        assertEquals(Demo.VALUE_BYTES, reopened.get(Demo.key(i)).length);
+      }
+    }
+  }
+
+  @Test
+  void demoShouldDeleteBothStoresWithoutKeep() throws Exception {
+    Path dir = tmp.resolve("demo");
+    Run demo = P2kvCliTest.cli("demo", "--keys", "2000", "--seconds", "0.1", "--threads", "2", "--dir", dir.toString());
+
+    assertEquals(0, demo.code(), demo.err());
+    try (var list = Files.list(dir)) {
+      assertEquals(0, list.count(), "the demo removes what it created");
+    }
+  }
+}
