@@ -24,7 +24,7 @@ import org.jctools.queues.MpscArrayQueue;
  * <h2>Concurrency</h2>
  * Any number of caller threads {@link #submit} into a JCTools MPSC array queue; exactly one
  * worker consumes it. Callers on the direct read path enter the engine themselves, counted in
- * {@link #directReaders} so that close never frees the engine under them.
+ * a {@link ReaderGuard} so that close never frees the engine under them.
  *
  * <h2>Waking the worker</h2>
  * With {@link IdleMode#PARK} an idle worker sets {@code sleeping}, re-checks the queue and parks.
@@ -60,8 +60,7 @@ final class Shard {
   private final long yieldWaitNanos;
   final ShardWorker worker;
   final LongAdder rejectedOffers = new LongAdder();
-  final LongAdder directReaders = new LongAdder();
-  final LongAdder directReads = new LongAdder();
+  private final ReaderGuard readers = new ReaderGuard();
 
   private final AtomicInteger sleeping = new AtomicInteger();
   private volatile Thread workerThread;
@@ -195,23 +194,37 @@ final class Shard {
     sleeping.lazySet(0);
   }
 
-  /** Enters the engine on the direct read path; returns false if the store is not open. */
+  /**
+   * Enters the engine from a caller's thread (direct reads, iterators, stats); every enter is
+   * paired with {@link #exitDirect()} on the same thread. See {@link ReaderGuard}.
+   *
+   * @throws StoreClosedException or StoreFailedException if the store is not open
+   */
   void enterDirect() {
-    directReaders.increment();
+    readers.enter();
     if (!store.isOpen()) {
-      directReaders.decrement();
+      readers.exit();
       throw store.notOpen();
     }
   }
 
   void exitDirect() {
-    directReaders.decrement();
+    readers.exit();
+  }
+
+  /** Counts point reads served on the direct path (for the stats). */
+  void countDirectReads(long n) {
+    readers.countReads(n);
+  }
+
+  long directReads() {
+    return readers.reads();
   }
 
   /** Waits until no caller is inside the engine (the store is already marked closed). */
   void awaitDirectReaders() {
     int spins = 0;
-    while (directReaders.sum() != 0) {
+    while (!readers.idle()) {
       if (++spins < 100) {
         Thread.onSpinWait();
       } else {

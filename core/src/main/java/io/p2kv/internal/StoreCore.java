@@ -416,7 +416,7 @@ public final class StoreCore implements AutoCloseable {
     long start = latency == null ? 0 : System.nanoTime();
     shard.enterDirect();
     try {
-      shard.directReads.increment();
+      shard.countDirectReads(1);
       byte[] value = shard.engine.get(key);
       if (start != 0) {
         latency.record(OperationType.GET, start);
@@ -783,7 +783,7 @@ public final class StoreCore implements AutoCloseable {
         Shard shard = shards[s];
         shard.enterDirect();
         try {
-          shard.directReads.add(ks.size());
+          shard.countDirectReads(ks.size());
           place(s, 0, shard.engine.multiGet(ks));
         } catch (EngineException e) {
           throw new ShardFailedException(s, e.getMessage(), e.getCause());
@@ -1043,7 +1043,7 @@ public final class StoreCore implements AutoCloseable {
         c.readKeys(),
         c.readCalls(),
         c.maxReadRun(),
-        s.directReads.sum(),
+        s.directReads(),
         c.failedRequests(),
         s.queue.size(),
         s.queue.capacity(),

@@ -1,0 +1,79 @@
+package io.p2kv.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/** The guard close() relies on: never idle while any thread is inside. */
+class ReaderGuardTest {
+  @Test
+  void shouldNeverLookIdleWhileAThreadIsInsideWhateverOthersDo() throws Exception {
+    ReaderGuard guard = new ReaderGuard();
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder = new Thread(() -> {
+      guard.enter();
+      inside.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      guard.exit();
+    });
+    holder.start();
+    inside.await();
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Thread> churn = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      Thread c = new Thread(() -> {
+        while (!stop.get()) {
+          guard.enter();
+          guard.countReads(1);
+          guard.exit();
+        }
+      });
+      churn.add(c);
+      c.start();
+    }
+    for (int i = 0; i < 200_000; i++) {
+      assertFalse(guard.idle(), "idle while a thread is inside (check " + i + ")");
+    }
+    stop.set(true);
+    for (Thread c : churn) {
+      c.join();
+    }
+    assertFalse(guard.idle());
+    release.countDown();
+    holder.join();
+    assertTrue(guard.idle());
+  }
+
+  @Test
+  void shouldCountReadsAcrossThreads() throws Exception {
+    ReaderGuard guard = new ReaderGuard();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 6; t++) {
+      Thread c = new Thread(() -> {
+        for (int i = 0; i < 1000; i++) {
+          guard.enter();
+          guard.countReads(2);
+          guard.exit();
+        }
+      });
+      threads.add(c);
+      c.start();
+    }
+    for (Thread c : threads) {
+      c.join();
+    }
+    assertEquals(12_000, guard.reads());
+    assertTrue(guard.idle());
+  }
+}
