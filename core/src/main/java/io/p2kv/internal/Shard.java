@@ -5,6 +5,7 @@ import io.p2kv.QueueFullException;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.separation.WriteProfile;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,6 +80,22 @@ final class Shard {
       long yieldWaitNanos,
       int maxBatch,
       long maxBatchBytes) {
+    this(index, dir, engine, store, queueCapacity, queueFullPolicy, idleMode, pinning, yieldWaitNanos, maxBatch, maxBatchBytes, null);
+  }
+
+  Shard(
+      int index,
+      Path dir,
+      Engine engine,
+      StoreState store,
+      int queueCapacity,
+      QueueFullPolicy queueFullPolicy,
+      IdleMode idleMode,
+      CpuPinning pinning,
+      long yieldWaitNanos,
+      int maxBatch,
+      long maxBatchBytes,
+      WriteProfile profile) {
     this.index = index;
     this.dir = dir;
     this.engine = engine;
@@ -88,7 +105,7 @@ final class Shard {
     this.idleMode = idleMode;
     this.pinning = pinning;
     this.yieldWaitNanos = yieldWaitNanos;
-    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes);
+    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes, profile);
   }
 
   /** Starts the worker thread. */

@@ -5,8 +5,10 @@ import io.p2kv.IdleMode;
 import io.p2kv.Pinning;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import io.p2kv.internal.engine.EngineFactory;
+import io.p2kv.internal.separation.SeparationTuner;
 import java.nio.file.Path;
 import java.util.function.Function;
 
@@ -28,6 +30,9 @@ import java.util.function.Function;
  * @param memoryBudgetBytes total block cache + memtable budget
  * @param yieldWaitNanos how long sync callers and idle workers poll (yielding) before parking
  * @param configurer RocksDB tuning hook, or null
+ * @param valueSeparation the value-separation policy
+ * @param tunerLimits window limits of the adaptive separation tuner (a period of 0: no timer,
+ *     tests step it)
  * @param engineFactory opens engines given the resolved shard count (tests inject faults here)
  */
 public record StoreConfig(
@@ -44,6 +49,8 @@ public record StoreConfig(
     long memoryBudgetBytes,
     long yieldWaitNanos,
     RocksDbConfigurer configurer,
+    ValueSeparation valueSeparation,
+    SeparationTuner.Limits tunerLimits,
     Function<Integer, EngineFactory> engineFactory) {
 
   /**

@@ -12,6 +12,8 @@ import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.engine.EngineProperty;
+import io.p2kv.internal.separation.SeparationTuner;
+import io.p2kv.internal.separation.WriteProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,10 +35,15 @@ import org.slf4j.LoggerFactory;
  * Lock the directory, read or plan the manifest, open every shard's engine (closing the ones
  * already open if shard k fails), write the manifest of a new store last, then start the workers.
  *
+ * <h2>Value separation</h2>
+ * With an adaptive policy each worker feeds a {@link WriteProfile} and one {@link
+ * SeparationTuner} thread retunes the shards' engines from them; started last at open, stopped
+ * first at close.
+ *
  * <h2>Close</h2>
- * In this order: mark closed (new calls fail fast); wait for direct readers to leave the engines;
- * stop each worker, which executes what is still queued; close engines; close the shared engine
- * resources; release the directory lock.
+ * In this order: mark closed (new calls fail fast); stop the separation tuner; wait for direct
+ * readers to leave the engines; stop each worker, which executes what is still queued; close
+ * engines; close the shared engine resources; release the directory lock.
  */
 public final class StoreCore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StoreCore.class);
@@ -52,6 +59,7 @@ public final class StoreCore implements AutoCloseable {
   private final long yieldWaitNanos;
   private final int maxBatch;
   private final boolean directReads;
+  private SeparationTuner tuner;
 
   private StoreCore(
       Path dir,
@@ -127,6 +135,7 @@ public final class StoreCore implements AutoCloseable {
       StoreState state = new StoreState(dir.toString());
       CpuPinning pinning =
           new CpuPinning(config.pinning(), shardCount, Runtime.getRuntime().availableProcessors(), dir.toString());
+      boolean adaptive = config.valueSeparation().adaptive();
       Shard[] shards = new Shard[shardCount];
       for (int i = 0; i < shardCount; i++) {
         shards[i] =
@@ -141,16 +150,27 @@ public final class StoreCore implements AutoCloseable {
                 pinning,
                 config.yieldWaitNanos(),
                 config.maxBatch(),
-                config.maxBatchBytes());
+                config.maxBatchBytes(),
+                adaptive ? new WriteProfile() : null);
       }
       StoreCore store = new StoreCore(dir, config, new Partitioner(shardCount), shards, factory, lock, state);
       for (Shard s : shards) {
         s.start();
       }
+      if (adaptive) {
+        List<SeparationTuner.TunedShard> tuned = new ArrayList<>();
+        for (Shard s : shards) {
+          tuned.add(new SeparationTuner.TunedShard(s.index, s.engine, s.worker.profile()));
+        }
+        store.tuner = new SeparationTuner(dir.toString(), config.valueSeparation(), config.tunerLimits(), tuned);
+        if (config.tunerLimits().periodMillis() > 0) {
+          store.tuner.start();
+        }
+      }
       LOG.info(
-          "p2kv store {} open: {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}",
+          "p2kv store {} open: {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}, value separation {}",
           dir, shardCount, config.maxBatch(), config.durability(), config.readPath(), config.idleMode(),
-          pinning.enabled() ? "on" : "off");
+          pinning.enabled() ? "on" : "off", config.valueSeparation());
       return store;
     } catch (RuntimeException | Error e) {
       // Close what was opened, newest first, keeping their errors as suppressed.
@@ -660,9 +680,27 @@ public final class StoreCore implements AutoCloseable {
               props[EngineProperty.PENDING_COMPACTION_BYTES.ordinal()],
               props[EngineProperty.SST_BYTES.ordinal()],
               props[EngineProperty.BLOB_BYTES.ordinal()],
-              props[EngineProperty.ESTIMATED_KEYS.ordinal()]));
+              props[EngineProperty.ESTIMATED_KEYS.ordinal()],
+              c.userBytes(),
+              props[EngineProperty.FLUSH_WRITE_BYTES.ordinal()],
+              props[EngineProperty.COMPACTION_WRITE_BYTES.ordinal()],
+              props[EngineProperty.BLOB_WRITE_BYTES.ordinal()],
+              props[EngineProperty.LIVE_DATA_BYTES.ordinal()],
+              props[EngineProperty.BLOB_GARBAGE_BYTES.ordinal()],
+              props[EngineProperty.BACKGROUND_JOBS.ordinal()],
+              s.engine.separation()));
     }
     return new StoreStats(list);
+  }
+
+  /**
+   * Runs one step of the adaptive value-separation tuner on the calling thread (tests; tools).
+   *
+   * @return the changes applied; empty if the policy is not adaptive
+   */
+  public List<SeparationTuner.Change> retuneSeparationNow() {
+    state.checkOpen();
+    return tuner == null ? List.of() : tuner.retuneNow();
   }
 
   /** Flushes every shard's memtables (tools and tests). */
@@ -710,6 +748,14 @@ public final class StoreCore implements AutoCloseable {
     }
     state.markClosed();
     P2kvException failure = null;
+    // 0. The separation tuner: no setOptions may reach an engine being closed.
+    if (tuner != null) {
+      try {
+        tuner.close();
+      } catch (RuntimeException e) {
+        failure = addFailure(failure, e);
+      }
+    }
     // 1. No caller inside an engine any more (new ones see the store closed).
     for (Shard s : shards) {
       s.awaitDirectReaders();

@@ -1,5 +1,6 @@
 package io.p2kv.internal.engine;
 
+import io.p2kv.SeparationSettings;
 import java.util.List;
 
 /**
@@ -9,8 +10,9 @@ import java.util.List;
  * <h2>Concurrency</h2>
  * The write methods and the pending-batch methods are called by the shard's single worker thread
  * only. {@link #get} and {@link #multiGet} may also be called concurrently by caller threads (the
- * direct read path) and {@link #property} by any thread. {@link #close} is called once, after the
- * worker stopped and no caller is inside the engine.
+ * direct read path), and {@link #property}, {@link #applySeparation}, {@link #flush} and {@link
+ * #compact} by any thread. {@link #close} is called once, after the worker stopped, the separation
+ * tuner stopped and no caller is inside the engine.
  *
  * <h2>Errors</h2>
  * Every method reports engine failures as {@link EngineException}; after a failed {@link
@@ -75,11 +77,42 @@ public interface Engine extends AutoCloseable {
   long property(EngineProperty property);
 
   /**
+   * Applies new value-separation settings to the live engine. Called off the worker thread (by the
+   * store's separation tuner or at open); must not block the worker's writes for long. The default
+   * does nothing (engines without value separation).
+   *
+   * @param settings the settings
+   */
+  default void applySeparation(SeparationSettings settings) {}
+
+  /**
+   * The value-separation settings in force.
+   *
+   * @return the settings; {@link SeparationSettings#NONE} for engines without value separation
+   */
+  default SeparationSettings separation() {
+    return SeparationSettings.NONE;
+  }
+
+  /**
+   * Whether the user's tuning hook changed the value-separation options p2kv set, so that
+   * retuning them would override the user's choice.
+   *
+   * @return true if the hook took over value separation
+   */
+  default boolean separationOverridden() {
+    return false;
+  }
+
+  /**
    * Flushes memtables to disk and waits (used by tests and tools).
    */
   void flush();
 
-  /** Compacts the whole key range and waits (used by tools and benchmarks). */
+  /**
+   * Compacts the whole key range, the bottom level included, collecting blob garbage from every
+   * blob file, and waits (used by tools, tests and benchmarks).
+   */
   void compact();
 
   /** Frees the engine's resources. Idempotent. */

@@ -1,6 +1,7 @@
 package io.p2kv.internal.engine.rocksdb;
 
 import io.p2kv.Durability;
+import io.p2kv.SeparationSettings;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
@@ -31,9 +32,24 @@ import org.rocksdb.WriteOptions;
  * shard's flushes and compactions. Index and filter blocks live in the cache too, so the budget
  * bounds them as well.
  *
+ * <h2>Per-shard statistics</h2>
+ * The shared {@link Statistics} sums every shard, so each shard also gets its own {@code
+ * Statistics} chained to the shared one (RocksDB forwards every ticker and histogram of a chained
+ * object to its parent): the shard's flush, compaction and blob-file write bytes come from its
+ * own object, the store's totals stay in the shared one. Chosen over the {@code rocksdb.cfstats}
+ * map property because its byte counts are exact (cfstats reports GB with six decimals) and
+ * cumulative since open, and because flush and compaction tickers already include the blob files
+ * they write, so write amplification needs no double-counting correction.
+ *
+ * <h2>Value separation</h2>
+ * The store's initial {@link SeparationSettings} are set on each shard's options ({@link
+ * BlobOptionsMapping}) before the user's tuning hook runs; if the hook changes them, the engine
+ * reports {@link Engine#separationOverridden()} and the adaptive policy leaves that shard alone.
+ *
  * <h2>Close order</h2>
- * Engines first (each closes its DB, then its write options and options, then calls the tuning
- * hook's {@code close}); then this factory: write-buffer manager, table filter, cache, statistics.
+ * Engines first (each closes its DB, then its write options, statistics and options, then calls
+ * the tuning hook's {@code close}); then this factory: write-buffer manager, table filter, cache,
+ * statistics.
  */
 public final class RocksDbEngineFactory implements EngineFactory {
   static {
@@ -50,6 +66,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   private final Durability durability;
   private final RocksDbConfigurer configurer;
   private final long writeBufferBytes;
+  private final SeparationSettings separation;
 
   private final Cache cache;
   private final WriteBufferManager writeBufferManager;
@@ -58,7 +75,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   private boolean closed;
 
   /**
-   * Creates the shared resources.
+   * Creates the shared resources for shards that keep every value inline.
    *
    * @param shards number of shards that will be opened
    * @param memoryBudgetBytes the store's total budget for block cache and memtables
@@ -67,7 +84,26 @@ public final class RocksDbEngineFactory implements EngineFactory {
    */
   public RocksDbEngineFactory(
       int shards, long memoryBudgetBytes, Durability durability, RocksDbConfigurer configurer) {
+    this(shards, memoryBudgetBytes, durability, configurer, SeparationSettings.NONE);
+  }
+
+  /**
+   * Creates the shared resources.
+   *
+   * @param shards number of shards that will be opened
+   * @param memoryBudgetBytes the store's total budget for block cache and memtables
+   * @param durability durability of writes
+   * @param configurer the user's tuning hook, or null
+   * @param separation the value-separation settings every shard opens with
+   */
+  public RocksDbEngineFactory(
+      int shards,
+      long memoryBudgetBytes,
+      Durability durability,
+      RocksDbConfigurer configurer,
+      SeparationSettings separation) {
     this.shards = shards;
+    this.separation = separation;
     this.durability = durability;
     this.configurer = configurer;
     long memtableBudget = memoryBudgetBytes / 2;
@@ -85,6 +121,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   public Engine open(int shard, Path dir, boolean create) {
     Options options = new Options();
     WriteOptions writeOptions = new WriteOptions();
+    Statistics shardStatistics = new Statistics(statistics);
     RocksDB db = null;
     boolean hookConfigured = false;
     try {
@@ -95,10 +132,11 @@ public final class RocksDbEngineFactory implements EngineFactory {
               .setCacheIndexAndFilterBlocks(true)
               .setPinL0FilterAndIndexBlocksInCache(true)
               .setBlockSize(4096);
+      shardStatistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       options
           .setCreateIfMissing(create)
           .setEnv(Env.getDefault())
-          .setStatistics(statistics)
+          .setStatistics(shardStatistics)
           .setWriteBufferManager(writeBufferManager)
           .setWriteBufferSize(writeBufferBytes)
           .setMaxWriteBufferNumber(3)
@@ -110,19 +148,24 @@ public final class RocksDbEngineFactory implements EngineFactory {
           .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
           .setKeepLogFileNum(2)
           .setTableFormatConfig(table);
+      BlobOptionsMapping.apply(options, separation, writeBufferBytes);
       if (configurer != null) {
         hookConfigured = true;
         configurer.configure(shard, options);
       }
+      SeparationSettings effective = BlobOptionsMapping.read(options, separation);
+      boolean overridden = !BlobOptionsMapping.sameOptions(effective, separation);
       writeOptions.setDisableWAL(durability == Durability.NO_WAL);
       writeOptions.setSync(durability == Durability.SYNC);
       db = RocksDB.open(options, dir.toString());
-      return new RocksDbEngine(shard, dir, db, options, writeOptions, configurer);
+      return new RocksDbEngine(
+          shard, dir, db, options, writeOptions, shardStatistics, configurer, overridden ? effective : separation, overridden);
     } catch (RocksDBException | RuntimeException e) {
       if (db != null) {
         db.close();
       }
       writeOptions.close();
+      shardStatistics.close();
       if (hookConfigured) {
         configurer.close(shard, options);
       }
@@ -141,6 +184,15 @@ public final class RocksDbEngineFactory implements EngineFactory {
    */
   public long writeBufferBytes() {
     return writeBufferBytes;
+  }
+
+  /**
+   * The value-separation settings shards open with.
+   *
+   * @return settings
+   */
+  public SeparationSettings separation() {
+    return separation;
   }
 
   /**
