@@ -27,6 +27,7 @@ public final class RssProfiler implements InternalProfiler {
   public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {}
 
   @Override
+  @SuppressWarnings("rawtypes") // JMH's InternalProfiler declares the raw Result type
   public Collection<? extends Result> afterIteration(
       BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
     return List.of(new ScalarResult("rss.peak", peakRssMiB(), "MiB", AggregationPolicy.MAX));

@@ -3,6 +3,7 @@ package io.p2kv.bench;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
@@ -15,8 +16,17 @@ public final class Stores {
   /** The memory budget every benchmark gives p2kv and the baselines alike (p2kv's default). */
   public static final long MEMORY_BUDGET_BYTES = 512L << 20;
 
-  /** A p2kv store in a fresh temporary directory. */
+  /**
+   * A p2kv store in a fresh temporary directory, every value inline: the same placement as the
+   * plain-RocksDB baselines, so that the suite measures the p2KVS framework and nothing else
+   * (ValueSeparationBenchmark measures the placement policies).
+   */
   public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath) {
+    return open(shards, maxBatch, durability, readPath, ValueSeparation.none());
+  }
+
+  /** A p2kv store in a fresh temporary directory with the given value-separation policy. */
+  public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath, ValueSeparation separation) {
     Path dir = BenchData.tempDir("p2kv-bench");
     return P2kv.builder()
         .shards(shards)
@@ -24,7 +34,24 @@ public final class Stores {
         .durability(durability)
         .readPath(readPath)
         .memoryBudgetBytes(MEMORY_BUDGET_BYTES)
+        .valueSeparation(separation)
         .open(dir);
+  }
+
+  /**
+   * A value-separation policy by name: none, all, fixed (sizeAware().fixed()), sizeAware.
+   *
+   * @param name the name
+   * @return the policy
+   */
+  public static ValueSeparation separation(String name) {
+    return switch (name) {
+      case "none" -> ValueSeparation.none();
+      case "all" -> ValueSeparation.all();
+      case "fixed" -> ValueSeparation.sizeAware().fixed();
+      case "sizeAware" -> ValueSeparation.sizeAware();
+      default -> throw new IllegalArgumentException("unknown separation " + name);
+    };
   }
 
   /** Closes a store and deletes its directory. */

@@ -222,7 +222,13 @@ public final class ValueSeparationBenchmark {
       double readOps,
       String settingsAfterLoad,
       String settingsAfterUpdate,
-      long retunes) {}
+      long userBytes,
+      long deviceBytes) {
+    /** Write amplification of load and update together. */
+    double totalWa() {
+      return (double) deviceBytes / userBytes;
+    }
+  }
 
   Row run(Mix mix, Policy policy) {
     long keys = Math.max(1000, dataBytes / (KEY_BYTES + Math.max(1, (long) mix.meanValueBytes())));
@@ -291,7 +297,8 @@ public final class ValueSeparationBenchmark {
           readOps,
           settings(s1),
           settings(s2),
-          0);
+          s2.userBytesWritten(),
+          s2.deviceWriteBytes());
     } finally {
       BenchData.deleteTree(dir);
     }
@@ -413,7 +420,7 @@ public final class ValueSeparationBenchmark {
     long start = System.nanoTime();
     List<Row> rows = new ArrayList<>();
     System.out.printf(Locale.ROOT, "# budget %d MiB, data %d MiB, lsm shape %s, load average %s%n", budget, data >> 20, scaled ? "scaled" : "stock", load0);
-    System.out.println("mix\tpolicy\tkeys\tload/s\tloadAck/s\tWA.load\tupd/s\tupdAck/s\tWA.upd\tSA\tgarbage\tread/s\tsettings");
+    System.out.println("mix\tpolicy\tkeys\tload/s\tloadAck/s\tWA.load\tupd/s\tupdAck/s\tWA.upd\tWA.all\tSA\tgarbage\tread/s\tsettings");
     for (String m : mixNames) {
       Mix mix = all.get(m);
       if (mix == null) {
@@ -424,9 +431,9 @@ public final class ValueSeparationBenchmark {
         rows.add(r);
         System.out.printf(
             Locale.ROOT,
-            "%s\t%s\t%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%.0f\t%s -> %s%n",
+            "%s\t%s\t%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%s -> %s%n",
             r.mix(), r.policy(), r.keys(), r.loadOps(), r.loadAckOps(), r.loadWa(), r.updateOps(), r.updateAckOps(),
-            r.updateWa(), r.spaceAmp(), r.blobGarbage(), r.readOps(), r.settingsAfterLoad(), r.settingsAfterUpdate());
+            r.updateWa(), r.totalWa(), r.spaceAmp(), r.blobGarbage(), r.readOps(), r.settingsAfterLoad(), r.settingsAfterUpdate());
       }
     }
     double minutes = (System.nanoTime() - start) / 60e9;
@@ -438,7 +445,11 @@ public final class ValueSeparationBenchmark {
       if (path.getParent() != null) {
         Files.createDirectories(path.getParent());
       }
-      Files.writeString(path, ValueSeparationReport.markdown(rows, all, String.join(" ", args), budget, data, readSeconds, minutes, load0, load1));
+      String command = "java " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())
+          + " -cp jmh-benchmarks/target/benchmarks.jar " + ValueSeparationBenchmark.class.getName() + " " + String.join(" ", args);
+      Files.writeString(
+          path,
+          ValueSeparationReport.markdown(rows, all, command, budget, data, readSeconds, scaled, minutes, load0, load1));
       System.out.println("wrote " + path);
     }
   }

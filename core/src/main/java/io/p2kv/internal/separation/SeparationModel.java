@@ -135,10 +135,10 @@ public final class SeparationModel {
   }
 
   /**
-   * The settings a size-aware shard opens with: small and medium inline, large separated from
-   * the first flush, garbage collection on. Until it has seen writes the policy assumes updates
-   * may come, and keeping medium values inline is what measured best for a mixed load followed by
-   * updates (docs/VALUE-SEPARATION.md).
+   * The settings a fixed size-aware shard keeps: small and medium inline, large separated from
+   * the first flush, garbage collection on. A fixed policy cannot tell inserts from updates, and
+   * keeping medium values inline is what measured best for a load followed by updates
+   * (docs/VALUE-SEPARATION.md).
    *
    * @param mediumFromBytes smallest medium value
    * @param largeFromBytes smallest large value
@@ -149,6 +149,20 @@ public final class SeparationModel {
   public static SeparationSettings initial(
       int mediumFromBytes, int largeFromBytes, double gcAgeCutoff, double gcGarbageRatio) {
     return new SeparationSettings(true, largeFromBytes, 0, gcAgeCutoff, gcGarbageRatio, mediumFromBytes, largeFromBytes);
+  }
+
+  /**
+   * The settings an adaptive size-aware shard opens with: insert mode, medium values separated
+   * and garbage collection off, what a store being loaded needs. The first windows move it to
+   * update mode if the writes are updates, or if garbage is already there.
+   *
+   * @param mediumFromBytes smallest medium value
+   * @param largeFromBytes smallest large value
+   * @param gcGarbageRatio garbage ratio that forces collection once collection is on
+   * @return the settings
+   */
+  public static SeparationSettings initialAdaptive(int mediumFromBytes, int largeFromBytes, double gcGarbageRatio) {
+    return new SeparationSettings(true, mediumFromBytes, 0, 0, gcGarbageRatio, mediumFromBytes, largeFromBytes);
   }
 
   /**

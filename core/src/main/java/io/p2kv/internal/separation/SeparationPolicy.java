@@ -23,8 +23,11 @@ public final class SeparationPolicy {
       case ALL -> new SeparationSettings(true, 0, 0, policy.gcAgeCutoff(), policy.gcGarbageRatio(), -1, -1);
       case THRESHOLD ->
           new SeparationSettings(true, policy.thresholdBytes(), 0, policy.gcAgeCutoff(), policy.gcGarbageRatio(), -1, -1);
-      case SIZE_AWARE -> SeparationModel.initial(
-          policy.mediumFromBytes(), policy.largeFromBytes(), policy.gcAgeCutoff(), policy.gcGarbageRatio());
+      case SIZE_AWARE ->
+          policy.adaptive()
+              ? SeparationModel.initialAdaptive(policy.mediumFromBytes(), policy.largeFromBytes(), policy.gcGarbageRatio())
+              : SeparationModel.initial(
+                  policy.mediumFromBytes(), policy.largeFromBytes(), policy.gcAgeCutoff(), policy.gcGarbageRatio());
     };
   }
 }

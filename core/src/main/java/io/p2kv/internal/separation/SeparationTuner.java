@@ -203,6 +203,9 @@ public final class SeparationTuner implements AutoCloseable {
 
     Change step() {
       Engine engine = shard.engine();
+      if (engine.separation().mediumFromBytes() < 0) {
+        return null; // an engine without size-aware value separation
+      }
       if (engine.separationOverridden()) {
         if (!warnedOverride) {
           warnedOverride = true;

@@ -27,8 +27,8 @@ import org.rocksdb.WriteOptions;
  * {@link #applySeparation} changes the blob options of the live instance with {@code setOptions}
  * (see {@link BlobOptionsMapping}); RocksDB installs them under its DB mutex, which the write
  * path of a single writer does not take, so the worker's writes are not held up. {@link
- * #compact} raises the garbage-collection age cutoff to 1 for its duration, so that a full
- * compaction collects every blob file, then restores the settings. {@code tuneLock} orders the two
+ * #compact} turns garbage collection on with an age cutoff of 1 for its duration, so that a full
+ * compaction collects every blob file whatever the policy's settings, then restores them. {@code tuneLock} orders the two
  * (they run on the tuner and on administrative threads, never on the worker).
  */
 final class RocksDbEngine implements Engine {
@@ -200,8 +200,10 @@ final class RocksDbEngine implements Engine {
     try (CompactRangeOptions range =
         new CompactRangeOptions()
             .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForceOptimized)) {
+      // Collect every blob file's garbage, whatever the settings (the adaptive policy turns
+      // collection off while it sees only inserts; the user asked for a full compaction).
       SeparationSettings s = separation;
-      boolean fullGc = s.gcAgeCutoff() > 0 && s.gcAgeCutoff() < 1;
+      boolean fullGc = s.gcAgeCutoff() < 1;
       if (fullGc) {
         db.setOptions(BlobOptionsMapping.mutable(s.withGc(1.0, s.gcGarbageRatio())));
       }
