@@ -4,6 +4,8 @@ import io.p2kv.internal.StoreConfig;
 import io.p2kv.internal.StoreCore;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
+import io.p2kv.internal.separation.SeparationPolicy;
+import io.p2kv.internal.separation.SeparationTuner;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
 import java.util.List;
@@ -568,6 +570,8 @@ public final class P2kv implements AutoCloseable {
     private boolean recordLatency;
     private boolean jmx;
     private RocksDbConfigurer configurer;
+    private ValueSeparation valueSeparation = ValueSeparation.sizeAware();
+    private SeparationTuner.Limits tunerLimits = SeparationTuner.Limits.DEFAULT;
     private Function<Integer, EngineFactory> engineFactory;
     private List<byte[]> splitKeys;
 
@@ -784,6 +788,20 @@ public final class P2kv implements AutoCloseable {
     }
 
     /**
+     * Which values are kept inline in the LSM-trees and which go to blob files (key-value
+     * separation), per shard. Default {@link ValueSeparation#sizeAware()}: small values inline,
+     * large ones in blob files, medium ones where they cost least, retuned while the store runs.
+     * Can change between opens of a store.
+     *
+     * @param policy the policy
+     * @return this builder
+     */
+    public Builder valueSeparation(ValueSeparation policy) {
+      this.valueSeparation = Objects.requireNonNull(policy, "valueSeparation is null");
+      return this;
+    }
+
+    /**
      * The RocksDB tuning hook, called for each shard after p2kv's defaults.
      *
      * @param configurer the hook, or null for none
@@ -791,6 +809,12 @@ public final class P2kv implements AutoCloseable {
      */
     public Builder rocksDbConfigurer(RocksDbConfigurer configurer) {
       this.configurer = configurer;
+      return this;
+    }
+
+    /** Test hook: the adaptive tuner's window limits (a period of 0 starts no timer). */
+    Builder separationTunerLimits(SeparationTuner.Limits limits) {
+      this.tunerLimits = limits;
       return this;
     }
 
@@ -821,8 +845,12 @@ public final class P2kv implements AutoCloseable {
       RocksDbConfigurer hook = configurer;
       Durability d = durability;
       long budget = memoryBudgetBytes;
+      ValueSeparation separation = valueSeparation;
       Function<Integer, EngineFactory> factory =
-          engineFactory != null ? engineFactory : shardCount -> new RocksDbEngineFactory(shardCount, budget, d, hook);
+          engineFactory != null
+              ? engineFactory
+              : shardCount ->
+                  new RocksDbEngineFactory(shardCount, budget, d, hook, SeparationPolicy.initialSettings(separation));
       StoreConfig config =
           new StoreConfig(
               dir,
@@ -840,6 +868,8 @@ public final class P2kv implements AutoCloseable {
               recordLatency,
               jmx,
               configurer,
+              valueSeparation,
+              tunerLimits,
               factory,
               splitKeys);
       return new P2kv(StoreCore.open(config));

@@ -6,6 +6,11 @@ import java.util.List;
  * Immutable: a snapshot of one shard's counters and engine properties. Counters count since the
  * store opened. Engine properties are -1 when the engine does not report them.
  *
+ * <p>Write amplification is {@code (flushWriteBytes + compactionWriteBytes) / userBytesWritten}:
+ * bytes written to SST and blob files per byte of keys and values the application wrote (the
+ * write-ahead log, one more copy of every write, is not included). Space amplification is {@code
+ * (sstBytes + blobBytes) / liveDataBytes}.
+ *
  * @param shard shard index
  * @param puts puts executed by the worker
  * @param deletes deletes executed by the worker
@@ -29,6 +34,15 @@ import java.util.List;
  * @param estimatedKeys estimated number of keys
  * @param levels the LSM tree's levels, from level 0 up to the last level holding files (empty if
  *     the engine does not report them)
+ * @param userBytesWritten key and value bytes of the puts, deletes and batches written
+ * @param flushWriteBytes bytes flushes wrote to SST and blob files
+ * @param compactionWriteBytes bytes compactions wrote to SST and blob files (garbage collection
+ *     included)
+ * @param blobWriteBytes of the flush and compaction bytes, those written to blob files
+ * @param liveDataBytes the engine's estimate of the live bytes (in SST and blob files)
+ * @param blobGarbageBytes bytes in blob files that belong to overwritten or deleted values
+ * @param backgroundJobs flushes and compactions running or waiting to run
+ * @param separation the value-separation settings in force (current thresholds)
  */
 public record ShardStats(
     int shard,
@@ -52,7 +66,15 @@ public record ShardStats(
     long sstBytes,
     long blobBytes,
     long estimatedKeys,
-    List<LevelStats> levels) {
+    List<LevelStats> levels,
+    long userBytesWritten,
+    long flushWriteBytes,
+    long compactionWriteBytes,
+    long blobWriteBytes,
+    long liveDataBytes,
+    long blobGarbageBytes,
+    long backgroundJobs,
+    SeparationSettings separation) {
 
   /**
    * Creates a snapshot.
@@ -79,5 +101,41 @@ public record ShardStats(
    */
   public double meanReadBatch() {
     return readCalls == 0 ? 0 : (double) workerReads / readCalls;
+  }
+
+  /**
+   * Bytes flushes and compactions wrote to the device (SST and blob files).
+   *
+   * @return bytes, 0 if the engine does not report them
+   */
+  public long deviceWriteBytes() {
+    return Math.max(0, flushWriteBytes) + Math.max(0, compactionWriteBytes);
+  }
+
+  /**
+   * Write amplification: device bytes written by flushes and compactions per user byte written.
+   *
+   * @return the ratio, 0 if nothing was written
+   */
+  public double writeAmplification() {
+    return userBytesWritten == 0 ? 0 : (double) deviceWriteBytes() / userBytesWritten;
+  }
+
+  /**
+   * Space amplification: SST and blob file bytes per live byte.
+   *
+   * @return the ratio, 0 if the engine reports no live data
+   */
+  public double spaceAmplification() {
+    return liveDataBytes <= 0 ? 0 : (double) (Math.max(0, sstBytes) + Math.max(0, blobBytes)) / liveDataBytes;
+  }
+
+  /**
+   * Fraction of the blob file bytes that is garbage.
+   *
+   * @return 0 to 1, 0 without blob files
+   */
+  public double blobGarbageRatio() {
+    return blobBytes <= 0 ? 0 : (double) Math.max(0, blobGarbageBytes) / blobBytes;
   }
 }

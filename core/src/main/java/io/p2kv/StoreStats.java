@@ -87,4 +87,90 @@ public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies) 
   public long memtableBytes() {
     return shards.stream().mapToLong(s -> Math.max(0, s.memtableBytes())).sum();
   }
+
+  /**
+   * Total key and value bytes written by the application.
+   *
+   * @return bytes
+   */
+  public long userBytesWritten() {
+    return shards.stream().mapToLong(ShardStats::userBytesWritten).sum();
+  }
+
+  /**
+   * Total bytes flushes and compactions wrote to SST and blob files.
+   *
+   * @return bytes
+   */
+  public long deviceWriteBytes() {
+    return shards.stream().mapToLong(ShardStats::deviceWriteBytes).sum();
+  }
+
+  /**
+   * Total bytes written to blob files (part of {@link #deviceWriteBytes()}).
+   *
+   * @return bytes
+   */
+  public long blobWriteBytes() {
+    return shards.stream().mapToLong(s -> Math.max(0, s.blobWriteBytes())).sum();
+  }
+
+  /**
+   * Write amplification of the whole store: device bytes written by flushes and compactions per
+   * user byte written.
+   *
+   * @return the ratio, 0 if nothing was written
+   */
+  public double writeAmplification() {
+    long user = userBytesWritten();
+    return user == 0 ? 0 : (double) deviceWriteBytes() / user;
+  }
+
+  /**
+   * Total bytes in SST and blob files.
+   *
+   * @return bytes
+   */
+  public long diskBytes() {
+    return shards.stream().mapToLong(s -> Math.max(0, s.sstBytes()) + Math.max(0, s.blobBytes())).sum();
+  }
+
+  /**
+   * The engines' estimate of the live bytes, summed.
+   *
+   * @return bytes
+   */
+  public long liveDataBytes() {
+    return shards.stream().mapToLong(s -> Math.max(0, s.liveDataBytes())).sum();
+  }
+
+  /**
+   * Space amplification of the whole store: SST and blob file bytes per live byte.
+   *
+   * @return the ratio, 0 if no live data is reported
+   */
+  public double spaceAmplification() {
+    long live = liveDataBytes();
+    return live == 0 ? 0 : (double) diskBytes() / live;
+  }
+
+  /**
+   * Fraction of all blob file bytes that is garbage.
+   *
+   * @return 0 to 1
+   */
+  public double blobGarbageRatio() {
+    long blob = shards.stream().mapToLong(s -> Math.max(0, s.blobBytes())).sum();
+    long garbage = shards.stream().mapToLong(s -> Math.max(0, s.blobGarbageBytes())).sum();
+    return blob == 0 ? 0 : (double) garbage / blob;
+  }
+
+  /**
+   * Flushes and compactions running or waiting, over all shards.
+   *
+   * @return jobs
+   */
+  public long backgroundJobs() {
+    return shards.stream().mapToLong(s -> Math.max(0, s.backgroundJobs())).sum();
+  }
 }

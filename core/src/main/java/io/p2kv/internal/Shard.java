@@ -6,6 +6,7 @@ import io.p2kv.QueueFullPolicy;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.metrics.LatencyRecorder;
+import io.p2kv.internal.separation.WriteProfile;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,7 +80,8 @@ final class Shard {
       long yieldWaitNanos,
       int maxBatch,
       long maxBatchBytes,
-      LatencyRecorder latency) {
+      LatencyRecorder latency,
+      WriteProfile profile) {
     this.index = index;
     this.dir = dir;
     this.engine = engine;
@@ -89,7 +91,7 @@ final class Shard {
     this.idleMode = idleMode;
     this.pinning = pinning;
     this.yieldWaitNanos = yieldWaitNanos;
-    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes, yieldWaitNanos, latency);
+    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes, yieldWaitNanos, latency, profile);
   }
 
   /** Starts the worker thread. */

@@ -9,6 +9,7 @@ import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.metrics.LatencyRecorder;
+import io.p2kv.internal.separation.WriteProfile;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.Agent;
@@ -31,6 +32,11 @@ import org.jctools.queues.MpscArrayQueue;
  * Everything here runs on the worker thread (or, in tests, on the thread of an {@code
  * AgentInvoker}). Counters are single-writer volatile longs, written once per run, read by
  * {@link #stats} from any thread.
+ *
+ * <h2>Write profile</h2>
+ * With an adaptive value-separation policy the worker also feeds a {@link WriteProfile} (value
+ * sizes, key bytes, distinct keys) with every put and delete it writes: plain field updates, no
+ * allocation, no locks; published once per run.
  *
  * <h2>Shutdown and failure</h2>
  * On {@link #requestStop()} the next duty cycle executes everything still queued (or fails it if
@@ -56,6 +62,8 @@ final class ShardWorker implements Agent {
   private final ArrayList<byte[]> keys = new ArrayList<>();
   /** Records the latency of the async requests this worker completes; null when off. */
   private final LatencyRecorder latency;
+  /** Null unless the value-separation policy is adaptive. */
+  private final WriteProfile profile;
 
   private volatile boolean stopRequested;
   private volatile boolean terminated;
@@ -66,6 +74,7 @@ final class ShardWorker implements Agent {
   private volatile long batchRequests;
   private volatile long writeCalls;
   private volatile long writeOps;
+  private volatile long userBytes;
   private volatile long maxWriteRun;
   private volatile long readKeys;
   private volatile long readCalls;
@@ -82,8 +91,10 @@ final class ShardWorker implements Agent {
       int maxBatch,
       long maxBatchBytes,
       long yieldWaitNanos,
-      LatencyRecorder latency) {
+      LatencyRecorder latency,
+      WriteProfile profile) {
     this.shard = owner.index;
+    this.profile = profile;
     this.owner = owner;
     this.queue = owner.queue;
     this.engine = engine;
@@ -175,7 +186,18 @@ final class ShardWorker implements Agent {
     }
     writeCalls++;
     writeOps += ops.size();
+    userBytes += part.bytes;
     crossShardParts++;
+    if (profile != null) {
+      for (Batch.Op op : ops) {
+        if (op.value() == null) {
+          profile.recordDelete(op.key());
+        } else {
+          profile.recordPut(op.key(), op.value().length);
+        }
+      }
+      profile.publish();
+    }
     run[0] = null;
     runSize = 0;
     part.complete(null); // the vote
@@ -228,12 +250,19 @@ final class ShardWorker implements Agent {
     long putCount = 0;
     long deleteCount = 0;
     long batchCount = 0;
+    WriteProfile profile = this.profile;
     try {
       if (n == 1 && first.type == Request.PUT) {
         putCount = 1;
+        if (profile != null) {
+          profile.recordPut(first.key, first.value.length);
+        }
         engine.put(first.key, first.value);
       } else if (n == 1 && first.type == Request.DELETE) {
         deleteCount = 1;
+        if (profile != null) {
+          profile.recordDelete(first.key);
+        }
         engine.delete(first.key);
       } else {
         for (int i = 0; i < n; i++) {
@@ -241,10 +270,16 @@ final class ShardWorker implements Agent {
           switch (r.type) {
             case Request.PUT -> {
               putCount++;
+              if (profile != null) {
+                profile.recordPut(r.key, r.value.length);
+              }
               engine.batchPut(r.key, r.value);
             }
             case Request.DELETE -> {
               deleteCount++;
+              if (profile != null) {
+                profile.recordDelete(r.key);
+              }
               engine.batchDelete(r.key);
             }
             default -> {
@@ -253,8 +288,14 @@ final class ShardWorker implements Agent {
               List<Batch.Op> batchOps = (List<Batch.Op>) r.items;
               for (Batch.Op op : batchOps) {
                 if (op.value() == null) {
+                  if (profile != null) {
+                    profile.recordDelete(op.key());
+                  }
                   engine.batchDelete(op.key());
                 } else {
+                  if (profile != null) {
+                    profile.recordPut(op.key(), op.value().length);
+                  }
                   engine.batchPut(op.key(), op.value());
                 }
               }
@@ -265,6 +306,12 @@ final class ShardWorker implements Agent {
       }
     } catch (EngineException e) {
       failure = new ShardFailedException(shard, e.getMessage(), e.getCause());
+    }
+    if (profile != null) {
+      profile.publish();
+    }
+    if (failure == null) {
+      userBytes += bytes;
     }
     puts += putCount;
     deletes += deleteCount;
@@ -553,7 +600,17 @@ final class ShardWorker implements Agent {
         readKeys,
         readCalls,
         maxReadRun,
-        failedRequests);
+        failedRequests,
+        userBytes);
+  }
+
+  /**
+   * The write profile the worker feeds.
+   *
+   * @return the profile, or null if the policy is not adaptive
+   */
+  WriteProfile profile() {
+    return profile;
   }
 
   /** A snapshot of the worker's counters. */
@@ -568,5 +625,6 @@ final class ShardWorker implements Agent {
       long readKeys,
       long readCalls,
       long maxReadRun,
-      long failedRequests) {}
+      long failedRequests,
+      long userBytes) {}
 }

@@ -5,8 +5,10 @@ import io.p2kv.IdleMode;
 import io.p2kv.Pinning;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import io.p2kv.internal.engine.EngineFactory;
+import io.p2kv.internal.separation.SeparationTuner;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
@@ -31,6 +33,9 @@ import java.util.function.Function;
  * @param recordLatency whether operation latencies are recorded
  * @param jmx whether the stats are exported as JMX MBeans
  * @param configurer RocksDB tuning hook, or null
+ * @param valueSeparation the value-separation policy
+ * @param tunerLimits window limits of the adaptive separation tuner (a period of 0: no timer,
+ *     tests step it)
  * @param engineFactory opens engines given the resolved shard count (tests inject faults here)
  * @param splitKeys split keys of a range-partitioned store (already validated), or null for hash
  *     partitioning (or "whatever the existing store uses")
@@ -51,6 +56,8 @@ public record StoreConfig(
     boolean recordLatency,
     boolean jmx,
     RocksDbConfigurer configurer,
+    ValueSeparation valueSeparation,
+    SeparationTuner.Limits tunerLimits,
     Function<Integer, EngineFactory> engineFactory,
     List<byte[]> splitKeys) {
 

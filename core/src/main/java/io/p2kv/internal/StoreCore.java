@@ -17,6 +17,8 @@ import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.metrics.JmxRegistration;
 import io.p2kv.internal.metrics.LatencyRecorder;
+import io.p2kv.internal.separation.SeparationTuner;
+import io.p2kv.internal.separation.WriteProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,12 +56,18 @@ import org.slf4j.LoggerFactory;
  * exactly its part, the workers' parallelism wins. Every open {@link StoreIterator} is
  * registered in {@link #openIterators} before it creates a native iterator.
  *
+ * <h2>Value separation</h2>
+ * With an adaptive policy each worker feeds a {@link WriteProfile} and one {@link
+ * SeparationTuner} thread retunes the shards' engines from them; started last at open, stopped
+ * first at close.
+ *
  * <h2>Close</h2>
  * In this order:
  *
  * <ol>
  *   <li>unregister the JMX MBeans;
  *   <li>mark closed: new calls fail fast, and no thread can enter a shard's direct-access guard;
+ *   <li>stop the value-separation tuner (it calls engines from its own thread);
  *   <li>wait until no thread is inside a guard (direct reads, iterator calls): after this nothing
  *       on a caller's thread touches an engine;
  *   <li>force-close the iterators the application left open, logging how many: safe because of
@@ -100,6 +108,7 @@ public final class StoreCore implements AutoCloseable {
   private final LatencyRecorder latency;
   /** Null when JMX is off; set once by {@link #open} before the store is returned. */
   private JmxRegistration jmx;
+  private SeparationTuner tuner;
 
   private StoreCore(
       Path dir,
@@ -193,6 +202,7 @@ public final class StoreCore implements AutoCloseable {
       CpuPinning pinning =
           new CpuPinning(config.pinning(), shardCount, Runtime.getRuntime().availableProcessors(), dir.toString());
       LatencyRecorder latency = config.recordLatency() ? LatencyRecorder.create() : null;
+      boolean adaptive = config.valueSeparation().adaptive();
       Shard[] shards = new Shard[shardCount];
       for (int i = 0; i < shardCount; i++) {
         shards[i] =
@@ -208,7 +218,8 @@ public final class StoreCore implements AutoCloseable {
                 config.yieldWaitNanos(),
                 config.maxBatch(),
                 config.maxBatchBytes(),
-                latency);
+                latency,
+                adaptive ? new WriteProfile() : null);
       }
       StoreCore store = new StoreCore(dir, config, manifest.newPartitioner(), shards, factory, lock, state, gsns, latency);
       if (config.jmx()) {
@@ -218,10 +229,20 @@ public final class StoreCore implements AutoCloseable {
       for (Shard s : shards) {
         s.start();
       }
+      if (adaptive) {
+        List<SeparationTuner.TunedShard> tuned = new ArrayList<>();
+        for (Shard s : shards) {
+          tuned.add(new SeparationTuner.TunedShard(s.index, s.engine, s.worker.profile()));
+        }
+        store.tuner = new SeparationTuner(dir.toString(), config.valueSeparation(), config.tunerLimits(), tuned);
+        if (config.tunerLimits().periodMillis() > 0) {
+          store.tuner.start();
+        }
+      }
       LOG.info(
-          "p2kv store {} open: {} {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}",
+          "p2kv store {} open: {} {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}, value separation {}",
           dir, shardCount, manifest.partitioner(), config.maxBatch(), config.durability(), config.readPath(), config.idleMode(),
-          pinning.enabled() ? "on" : "off");
+          pinning.enabled() ? "on" : "off", config.valueSeparation());
       return store;
     } catch (RuntimeException | Error e) {
       // Close what was opened, newest first, keeping their errors as suppressed.
@@ -1053,7 +1074,25 @@ public final class StoreCore implements AutoCloseable {
         props[EngineProperty.SST_BYTES.ordinal()],
         props[EngineProperty.BLOB_BYTES.ordinal()],
         props[EngineProperty.ESTIMATED_KEYS.ordinal()],
-        levels);
+        levels,
+        c.userBytes(),
+        props[EngineProperty.FLUSH_WRITE_BYTES.ordinal()],
+        props[EngineProperty.COMPACTION_WRITE_BYTES.ordinal()],
+        props[EngineProperty.BLOB_WRITE_BYTES.ordinal()],
+        props[EngineProperty.LIVE_DATA_BYTES.ordinal()],
+        props[EngineProperty.BLOB_GARBAGE_BYTES.ordinal()],
+        props[EngineProperty.BACKGROUND_JOBS.ordinal()],
+        s.engine.separation());
+  }
+
+  /**
+   * Runs one step of the adaptive value-separation tuner on the calling thread (tests; tools).
+   *
+   * @return the changes applied; empty if the policy is not adaptive
+   */
+  public List<SeparationTuner.Change> retuneSeparationNow() {
+    state.checkOpen();
+    return tuner == null ? List.of() : tuner.retuneNow();
   }
 
   /** Flushes every shard's memtables (tools and tests). */
@@ -1105,6 +1144,14 @@ public final class StoreCore implements AutoCloseable {
     }
     state.markClosed();
     P2kvException failure = null;
+    // 0. The separation tuner: no setOptions may reach an engine being closed.
+    if (tuner != null) {
+      try {
+        tuner.close();
+      } catch (RuntimeException e) {
+        failure = addFailure(failure, e);
+      }
+    }
     // 1. No caller inside an engine any more (new ones see the store closed).
     for (Shard s : shards) {
       s.awaitDirectReaders();

@@ -42,6 +42,7 @@ class ShardWorkerTest {
         0,
         maxBatch,
         maxBatchBytes,
+        null,
         null);
   }
 
@@ -169,7 +170,7 @@ class ShardWorkerTest {
               public synchronized void put(byte[] key, byte[] value) {
                 throw new OutOfMemoryError("injected");
               }
-            }, state, 64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, new CpuPinning(Pinning.NEVER, 1, 1, "t"), 0, 32, 1 << 20, null);
+            }, state, 64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, new CpuPinning(Pinning.NEVER, 1, 1, "t"), 0, 32, 1 << 20, null, null);
     CompletableFuture<Void> dies = f();
     shard.submit(Request.put(b(1), b(1), dies));
     AgentInvoker invoker = invoker(shard);

@@ -3,6 +3,7 @@ package io.p2kv.bench;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
@@ -16,15 +17,29 @@ public final class Stores {
   public static final long MEMORY_BUDGET_BYTES = 512L << 20;
 
   /**
-   * A p2kv store in a fresh temporary directory. {@code -Dp2kv.bench.recordLatency=true} (a JMH
-   * {@code -jvmArgsAppend}) turns latency recording on, to measure what it costs.
+   * A p2kv store in a fresh temporary directory, every value inline: the same placement as the
+   * plain-RocksDB baselines, so that the suite measures the p2KVS framework and nothing else
+   * (ValueSeparationBenchmark measures the placement policies). {@code
+   * -Dp2kv.bench.recordLatency=true} (a JMH {@code -jvmArgsAppend}) turns latency recording on, to
+   * measure what it costs.
    */
   public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath) {
-    return open(shards, maxBatch, durability, readPath, 50_000);
+    return open(shards, maxBatch, durability, readPath, 50_000, ValueSeparation.none());
+  }
+
+  /** A p2kv store in a fresh temporary directory with the given value-separation policy. */
+  public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath, ValueSeparation separation) {
+    return open(shards, maxBatch, durability, readPath, 50_000, separation);
   }
 
   /** A p2kv store in a fresh temporary directory, with a given caller/worker yield window. */
   public static P2kv open(int shards, int maxBatch, Durability durability, ReadPath readPath, long yieldWaitNanos) {
+    return open(shards, maxBatch, durability, readPath, yieldWaitNanos, ValueSeparation.none());
+  }
+
+  /** A p2kv store in a fresh temporary directory: every option the benchmarks vary. */
+  public static P2kv open(
+      int shards, int maxBatch, Durability durability, ReadPath readPath, long yieldWaitNanos, ValueSeparation separation) {
     Path dir = BenchData.tempDir("p2kv-bench");
     return P2kv.builder()
         .shards(shards)
@@ -34,7 +49,24 @@ public final class Stores {
         .yieldWaitNanos(yieldWaitNanos)
         .memoryBudgetBytes(MEMORY_BUDGET_BYTES)
         .recordLatency(Boolean.getBoolean("p2kv.bench.recordLatency"))
+        .valueSeparation(separation)
         .open(dir);
+  }
+
+  /**
+   * A value-separation policy by name: none, all, fixed (sizeAware().fixed()), sizeAware.
+   *
+   * @param name the name
+   * @return the policy
+   */
+  public static ValueSeparation separation(String name) {
+    return switch (name) {
+      case "none" -> ValueSeparation.none();
+      case "all" -> ValueSeparation.all();
+      case "fixed" -> ValueSeparation.sizeAware().fixed();
+      case "sizeAware" -> ValueSeparation.sizeAware();
+      default -> throw new IllegalArgumentException("unknown separation " + name);
+    };
   }
 
   /** Closes a store and deletes its directory. */

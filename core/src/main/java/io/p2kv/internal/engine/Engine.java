@@ -1,6 +1,7 @@
 package io.p2kv.internal.engine;
 
 import io.p2kv.LevelStats;
+import io.p2kv.SeparationSettings;
 import java.util.List;
 
 /**
@@ -10,9 +11,10 @@ import java.util.List;
  * <h2>Concurrency</h2>
  * The write methods and the pending-batch methods are called by the shard's single worker thread
  * only. {@link #get}, {@link #multiGet} and {@link #newIterator} may also be called concurrently by
- * caller threads (the direct read path) and {@link #property} by any thread. {@link #close} is
- * called once, after the worker stopped, no caller is inside the engine and every iterator was
- * closed; it closes any iterator still open as a last resort.
+ * caller threads (the direct read path), and {@link #property}, {@link #levels}, {@link
+ * #applySeparation}, {@link #flush} and {@link #compact} by any thread. {@link #close} is called
+ * once, after the worker stopped, the separation tuner stopped, no caller is inside the engine and
+ * every iterator was closed; it closes any iterator still open as a last resort.
  *
  * <h2>Errors</h2>
  * Every method reports engine failures as {@link EngineException}; after a failed {@link
@@ -138,11 +140,42 @@ public interface Engine extends AutoCloseable {
   }
 
   /**
+   * Applies new value-separation settings to the live engine. Called off the worker thread (by the
+   * store's separation tuner or at open); must not block the worker's writes for long. The default
+   * does nothing (engines without value separation).
+   *
+   * @param settings the settings
+   */
+  default void applySeparation(SeparationSettings settings) {}
+
+  /**
+   * The value-separation settings in force.
+   *
+   * @return the settings; {@link SeparationSettings#NONE} for engines without value separation
+   */
+  default SeparationSettings separation() {
+    return SeparationSettings.NONE;
+  }
+
+  /**
+   * Whether the user's tuning hook changed the value-separation options p2kv set, so that
+   * retuning them would override the user's choice.
+   *
+   * @return true if the hook took over value separation
+   */
+  default boolean separationOverridden() {
+    return false;
+  }
+
+  /**
    * Flushes memtables to disk and waits (used by tests and tools).
    */
   void flush();
 
-  /** Compacts the whole key range and waits (used by tools and benchmarks). */
+  /**
+   * Compacts the whole key range, the bottom level included, collecting blob garbage from every
+   * blob file, and waits (used by tools, tests and benchmarks).
+   */
   void compact();
 
   /** Frees the engine's resources. Idempotent. */

@@ -1,6 +1,6 @@
 package io.p2kv.internal.engine;
 
-/** Engine properties the store reports in its stats. */
+/** Engine properties the store reports in its stats and the value-separation policy reads. */
 public enum EngineProperty {
   /** Bytes in active and immutable memtables. */
   MEMTABLE_BYTES,
@@ -11,5 +11,21 @@ public enum EngineProperty {
   /** Bytes in blob files. */
   BLOB_BYTES,
   /** Estimated number of live keys. */
-  ESTIMATED_KEYS
+  ESTIMATED_KEYS,
+  /** Bytes written to the device by flushes since open (SST and blob files). */
+  FLUSH_WRITE_BYTES,
+  /** Bytes written to the device by compactions since open (SST and blob files). */
+  COMPACTION_WRITE_BYTES,
+  /** Of the flush and compaction bytes, those written to blob files. */
+  BLOB_WRITE_BYTES,
+  /** Of the compaction bytes, those of live blobs relocated by blob garbage collection. */
+  BLOB_GC_RELOCATED_BYTES,
+  /** Estimated live bytes (keys and values, as stored), in SST and blob files. */
+  LIVE_DATA_BYTES,
+  /** Bytes in blob files that belong to overwritten or deleted values. */
+  BLOB_GARBAGE_BYTES,
+  /** Flushes and compactions running or waiting to run. */
+  BACKGROUND_JOBS,
+  /** Levels of the LSM-tree that compaction fills (L0 and the levels from the base level down). */
+  LSM_LEVELS
 }

@@ -1,6 +1,7 @@
 package io.p2kv.internal.engine.rocksdb;
 
 import io.p2kv.LevelStats;
+import io.p2kv.SeparationSettings;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
@@ -14,8 +15,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LevelMetaData;
@@ -24,6 +27,8 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Statistics;
+import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -42,6 +47,15 @@ import org.rocksdb.WriteOptions;
  * iterator and its first seek rebuild the whole iterator tree and fetch index blocks again, about
  * twice the cost of a seek. An idle pooled iterator pins the memtables and files of its last view
  * until reused or closed, so the pool is kept small.
+ *
+ * <h2>Value separation</h2>
+ * {@link #applySeparation} changes the blob options of the live instance's data column family
+ * with {@code setOptions} (see {@link BlobOptionsMapping}); RocksDB installs them under its DB
+ * mutex, which the write path of a single writer does not take, so the worker's writes are not
+ * held up. {@link #compact} turns garbage collection on with an age cutoff of 1 for its duration,
+ * so that a full compaction collects every blob file whatever the policy's settings, then
+ * restores them. {@code tuneLock} orders the two (they run on the tuner and on administrative
+ * threads, never on the worker).
  */
 final class RocksDbEngine implements Engine {
   /** Name of the metadata column family. */
@@ -61,8 +75,12 @@ final class RocksDbEngine implements Engine {
   private final ColumnFamilyHandle metaCf;
   private final WriteOptions writeOptions;
   private final WriteOptions metaDeleteOptions;
+  private final Statistics statistics;
   private final RocksDbConfigurer configurer;
   private final WriteBatch pending = new WriteBatch();
+  private final boolean separationOverridden;
+  private final ReentrantLock tuneLock = new ReentrantLock();
+  private volatile SeparationSettings separation;
   private final Set<RocksDbIterator> openIterators = ConcurrentHashMap.newKeySet();
   /** Read options of the pooled (unbounded) iterators; freed after them. */
   private final ReadOptions pooledReadOptions = new ReadOptions().setTotalOrderSeek(true);
@@ -80,7 +98,10 @@ final class RocksDbEngine implements Engine {
       ColumnFamilyOptions metaCfOptions,
       List<ColumnFamilyHandle> handles,
       WriteOptions writeOptions,
-      RocksDbConfigurer configurer) {
+      Statistics statistics,
+      RocksDbConfigurer configurer,
+      SeparationSettings separation,
+      boolean separationOverridden) {
     this.shard = shard;
     this.dir = dir;
     this.db = db;
@@ -92,7 +113,10 @@ final class RocksDbEngine implements Engine {
     this.metaCf = handles.get(1);
     this.writeOptions = writeOptions;
     this.metaDeleteOptions = new WriteOptions().setDisableWAL(writeOptions.disableWAL());
+    this.statistics = statistics;
     this.configurer = configurer;
+    this.separation = separation;
+    this.separationOverridden = separationOverridden;
   }
 
   @Override
@@ -279,22 +303,56 @@ final class RocksDbEngine implements Engine {
 
   @Override
   public long property(EngineProperty property) {
-    String name =
-        switch (property) {
-          case MEMTABLE_BYTES -> "rocksdb.cur-size-all-mem-tables";
-          case PENDING_COMPACTION_BYTES -> "rocksdb.estimate-pending-compaction-bytes";
-          case SST_BYTES -> "rocksdb.total-sst-files-size";
-          case BLOB_BYTES -> "rocksdb.total-blob-file-size";
-          case ESTIMATED_KEYS -> "rocksdb.estimate-num-keys";
-        };
     try {
-      return db.getLongProperty(name);
+      return switch (property) {
+        case MEMTABLE_BYTES -> db.getLongProperty("rocksdb.cur-size-all-mem-tables");
+        case PENDING_COMPACTION_BYTES -> db.getLongProperty("rocksdb.estimate-pending-compaction-bytes");
+        case SST_BYTES -> db.getLongProperty("rocksdb.total-sst-files-size");
+        case BLOB_BYTES -> db.getLongProperty("rocksdb.total-blob-file-size");
+        case ESTIMATED_KEYS -> db.getLongProperty("rocksdb.estimate-num-keys");
+        case FLUSH_WRITE_BYTES -> statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES);
+        case COMPACTION_WRITE_BYTES -> statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES);
+        case BLOB_WRITE_BYTES -> statistics.getTickerCount(TickerType.BLOB_DB_BLOB_FILE_BYTES_WRITTEN);
+        case BLOB_GC_RELOCATED_BYTES -> statistics.getTickerCount(TickerType.BLOB_DB_GC_BYTES_RELOCATED);
+        case LIVE_DATA_BYTES -> db.getLongProperty("rocksdb.estimate-live-data-size");
+        case BLOB_GARBAGE_BYTES -> db.getLongProperty("rocksdb.live-blob-file-garbage-size");
+        case BACKGROUND_JOBS ->
+            db.getLongProperty("rocksdb.num-running-flushes")
+                + db.getLongProperty("rocksdb.num-running-compactions")
+                + db.getLongProperty("rocksdb.mem-table-flush-pending")
+                + db.getLongProperty("rocksdb.compaction-pending");
+        case LSM_LEVELS -> options.numLevels() - db.getLongProperty("rocksdb.base-level") + 1;
+      };
     } catch (RocksDBException e) {
       return -1;
     }
   }
 
-  /** From the column family's metadata: one consistent view of every level's files and bytes. */
+  @Override
+  public void applySeparation(SeparationSettings settings) {
+    tuneLock.lock();
+    try {
+      if (!BlobOptionsMapping.sameOptions(settings, separation)) {
+        db.setOptions(dataCf, BlobOptionsMapping.mutable(settings));
+      }
+      separation = settings;
+    } catch (RocksDBException e) {
+      throw failure("setOptions (value separation)", e);
+    } finally {
+      tuneLock.unlock();
+    }
+  }
+
+  @Override
+  public SeparationSettings separation() {
+    return separation;
+  }
+
+  @Override
+  public boolean separationOverridden() {
+    return separationOverridden;
+  }
+
   @Override
   public List<LevelStats> levels() {
     List<LevelStats> levels = new ArrayList<>();
@@ -319,10 +377,28 @@ final class RocksDbEngine implements Engine {
 
   @Override
   public void compact() {
-    try {
-      db.compactRange();
+    tuneLock.lock();
+    try (CompactRangeOptions range =
+        new CompactRangeOptions()
+            .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForceOptimized)) {
+      // Collect every blob file's garbage, whatever the settings (the adaptive policy turns
+      // collection off while it sees only inserts; the user asked for a full compaction).
+      SeparationSettings s = separation;
+      boolean fullGc = s.gcAgeCutoff() < 1;
+      if (fullGc) {
+        db.setOptions(dataCf, BlobOptionsMapping.mutable(s.withGc(1.0, s.gcGarbageRatio())));
+      }
+      try {
+        db.compactRange(dataCf, null, null, range);
+      } finally {
+        if (fullGc) {
+          db.setOptions(dataCf, BlobOptionsMapping.mutable(s));
+        }
+      }
     } catch (RocksDBException e) {
       throw failure("compact", e);
+    } finally {
+      tuneLock.unlock();
     }
   }
 
@@ -335,7 +411,8 @@ final class RocksDbEngine implements Engine {
   /**
    * Close order: iterators still open (none if the store closed its own), idle pooled iterators,
    * their read options, pending batch, column-family handles, DB (which flushes memtables only
-   * when the WAL is off), write options, the tuning hook, then the options objects.
+   * when the WAL is off), write options, the tuning hook, the options objects, then the shard's
+   * statistics.
    */
   @Override
   public void close() {
@@ -365,6 +442,7 @@ final class RocksDbEngine implements Engine {
       dataCfOptions.close();
       dbOptions.close();
       options.close();
+      statistics.close();
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.p2kv.internal.engine.rocksdb;
 
 import io.p2kv.Durability;
+import io.p2kv.SeparationSettings;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
@@ -39,9 +40,26 @@ import org.rocksdb.WriteOptions;
  * shard's flushes and compactions. Index and filter blocks live in the cache too, so the budget
  * bounds them as well.
  *
+ * <h2>Per-shard statistics</h2>
+ * The shared {@link Statistics} sums every shard, so each shard also gets its own {@code
+ * Statistics} chained to the shared one (RocksDB forwards every ticker and histogram of a chained
+ * object to its parent): the shard's flush, compaction and blob-file write bytes come from its
+ * own object, the store's totals stay in the shared one. Chosen over the {@code rocksdb.cfstats}
+ * map property because its byte counts are exact (cfstats reports GB with six decimals) and
+ * cumulative since open, and because flush and compaction tickers already include the blob files
+ * they write, so write amplification needs no double-counting correction.
+ *
+ * <h2>Value separation</h2>
+ * The store's initial {@link SeparationSettings} are set on each shard's options ({@link
+ * BlobOptionsMapping}) before the user's tuning hook runs; if the hook changes them, the engine
+ * reports {@link Engine#separationOverridden()} and the adaptive policy leaves that shard alone.
+ * They apply to the data column family only; the metadata column family keeps every value
+ * inline.
+ *
  * <h2>Close order</h2>
- * Engines first (each closes its DB, then its write options and options, then calls the tuning
- * hook's {@code close}); then this factory: write-buffer manager, table filter, cache, statistics.
+ * Engines first (each closes its DB, then its write options, options and statistics, then calls
+ * the tuning hook's {@code close}); then this factory: write-buffer manager, table filter, cache,
+ * statistics.
  */
 public final class RocksDbEngineFactory implements EngineFactory {
   static {
@@ -58,6 +76,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   private final Durability durability;
   private final RocksDbConfigurer configurer;
   private final long writeBufferBytes;
+  private final SeparationSettings separation;
 
   private final Cache cache;
   private final WriteBufferManager writeBufferManager;
@@ -66,7 +85,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   private boolean closed;
 
   /**
-   * Creates the shared resources.
+   * Creates the shared resources for shards that keep every value inline.
    *
    * @param shards number of shards that will be opened
    * @param memoryBudgetBytes the store's total budget for block cache and memtables
@@ -75,7 +94,26 @@ public final class RocksDbEngineFactory implements EngineFactory {
    */
   public RocksDbEngineFactory(
       int shards, long memoryBudgetBytes, Durability durability, RocksDbConfigurer configurer) {
+    this(shards, memoryBudgetBytes, durability, configurer, SeparationSettings.NONE);
+  }
+
+  /**
+   * Creates the shared resources.
+   *
+   * @param shards number of shards that will be opened
+   * @param memoryBudgetBytes the store's total budget for block cache and memtables
+   * @param durability durability of writes
+   * @param configurer the user's tuning hook, or null
+   * @param separation the value-separation settings every shard opens with
+   */
+  public RocksDbEngineFactory(
+      int shards,
+      long memoryBudgetBytes,
+      Durability durability,
+      RocksDbConfigurer configurer,
+      SeparationSettings separation) {
     this.shards = shards;
+    this.separation = separation;
     this.durability = durability;
     this.configurer = configurer;
     long memtableBudget = memoryBudgetBytes / 2;
@@ -93,6 +131,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   public Engine open(int shard, Path dir, boolean create) {
     Options options = new Options();
     WriteOptions writeOptions = new WriteOptions();
+    Statistics shardStatistics = new Statistics(statistics);
     DBOptions dbOptions = null;
     ColumnFamilyOptions dataCfOptions = null;
     ColumnFamilyOptions metaCfOptions = null;
@@ -107,10 +146,11 @@ public final class RocksDbEngineFactory implements EngineFactory {
               .setCacheIndexAndFilterBlocks(true)
               .setPinL0FilterAndIndexBlocksInCache(true)
               .setBlockSize(4096);
+      shardStatistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
       options
           .setCreateIfMissing(create)
           .setEnv(Env.getDefault())
-          .setStatistics(statistics)
+          .setStatistics(shardStatistics)
           .setWriteBufferManager(writeBufferManager)
           .setWriteBufferSize(writeBufferBytes)
           .setMaxWriteBufferNumber(3)
@@ -122,10 +162,13 @@ public final class RocksDbEngineFactory implements EngineFactory {
           .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
           .setKeepLogFileNum(2)
           .setTableFormatConfig(table);
+      BlobOptionsMapping.apply(options, separation, writeBufferBytes);
       if (configurer != null) {
         hookConfigured = true;
         configurer.configure(shard, options);
       }
+      SeparationSettings effective = BlobOptionsMapping.read(options, separation);
+      boolean overridden = !BlobOptionsMapping.sameOptions(effective, separation);
       writeOptions.setDisableWAL(durability == Durability.NO_WAL);
       writeOptions.setSync(durability == Durability.SYNC);
       // User data in the default column family, p2kv metadata in its own; both flush together
@@ -133,14 +176,26 @@ public final class RocksDbEngineFactory implements EngineFactory {
       // shard's writes across the two.
       dbOptions = new DBOptions(options).setCreateMissingColumnFamilies(true).setAtomicFlush(true);
       dataCfOptions = new ColumnFamilyOptions(options);
-      metaCfOptions = new ColumnFamilyOptions(options).setWriteBufferSize(MIN_WRITE_BUFFER_BYTES);
+      metaCfOptions = new ColumnFamilyOptions(options).setWriteBufferSize(MIN_WRITE_BUFFER_BYTES).setEnableBlobFiles(false);
       List<ColumnFamilyDescriptor> descriptors =
           List.of(
               new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, dataCfOptions),
               new ColumnFamilyDescriptor(RocksDbEngine.META_CF.getBytes(StandardCharsets.UTF_8), metaCfOptions));
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
       return new RocksDbEngine(
-          shard, dir, db, options, dbOptions, dataCfOptions, metaCfOptions, handles, writeOptions, configurer);
+          shard,
+          dir,
+          db,
+          options,
+          dbOptions,
+          dataCfOptions,
+          metaCfOptions,
+          handles,
+          writeOptions,
+          shardStatistics,
+          configurer,
+          overridden ? effective : separation,
+          overridden);
     } catch (RocksDBException | RuntimeException e) {
       for (ColumnFamilyHandle h : handles) {
         h.close();
@@ -149,6 +204,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
         db.close();
       }
       writeOptions.close();
+      shardStatistics.close();
       if (hookConfigured) {
         configurer.close(shard, options);
       }
@@ -180,6 +236,15 @@ public final class RocksDbEngineFactory implements EngineFactory {
    */
   public long writeBufferBytes() {
     return writeBufferBytes;
+  }
+
+  /**
+   * The value-separation settings shards open with.
+   *
+   * @return settings
+   */
+  public SeparationSettings separation() {
+    return separation;
   }
 
   /**

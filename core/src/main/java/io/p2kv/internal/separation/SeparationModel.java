@@ -1,0 +1,293 @@
+package io.p2kv.internal.separation;
+
+import io.p2kv.SeparationSettings;
+import java.util.Locale;
+
+/**
+ * The size-aware policy's model: which values are small, medium and large, and where each class
+ * goes, from Parallax's I/O-amplification model (Xanthakis et al., section 2, equation 4) extended
+ * with the cost of garbage collection and with RocksDB's per-value overheads. Pure functions: the
+ * tuner feeds it what a shard measured; tests feed it numbers.
+ *
+ * <h2>Classes (Parallax section 2.2)</h2>
+ * With key size k and value size v, p = k / (k + v). Parallax calls a pair small when p &gt;
+ * T_SM = 0.2 and large when p &lt;= T_ML = 0.02; its code also makes every pair of 1 KB or more
+ * large, which its own evaluation relies on (24-byte keys with 1004-byte values are "large").
+ * So, with the mean key size k seen by the shard (rounded to a byte): {@code mediumFrom = k (1 -
+ * T_SM) / T_SM} (96 bytes for 24-byte keys) and {@code largeFrom = min(k (1 - T_ML) / T_ML, 1024
+ * - k)} (1000 bytes). They move only when one of them changes by more than 12.5 %, so a mean key
+ * size that wavers does not move them. Thresholds given by the user stay as given.
+ *
+ * <h2>Placement (the mapping onto RocksDB)</h2>
+ * RocksDB has one {@code min_blob_size} per column family, so a value is either inline or in
+ * a blob file, and every separated value shares one starting level and one garbage collection.
+ * Hence:
+ *
+ * <ul>
+ *   <li>small: inline (never worth a blob record: measured 3.2x space and higher WA);
+ *   <li>large: blob files from the first flush, garbage-collected during compaction;
+ *   <li>medium: separated (with the large values) while the shard's writes are mostly inserts,
+ *       which leave no garbage, and inline once updates would make their garbage collection cost
+ *       more than it saves. When the boundary moves up, garbage collection rewrites the old
+ *       medium blobs inline as compaction meets them: Parallax's "transient log merged back in
+ *       place", in time rather than by level.
+ * </ul>
+ *
+ * <h2>The cost model</h2>
+ * Parallax's equation 4 compares the traffic of a pair kept in place, D = S A, with the traffic of
+ * a separated pair, D' = K A + S, where A is the LSM-tree's amplification. Written per pair with
+ * RocksDB's overheads and a garbage-collection term:
+ *
+ * <pre>
+ *   inline:    (k + v + E) A
+ *   separated: (k + E + R) A + (k + v + H) (1 + G)
+ * </pre>
+ *
+ * E = 8 bytes of sequence and type per entry, R = 12 bytes of blob reference, H = 32 bytes of
+ * blob record header (the blob file also repeats the key), and G the garbage-collection traffic
+ * per byte appended to blob files. Parallax's A = l - 1 + f l assumes full merges and counts reads;
+ * RocksDB's leveled compaction rewrites far less (measured 2 to 3.5 here, where that formula says
+ * 21), so A is the shard's measured SST write amplification (flush plus compaction SST bytes per
+ * flushed SST byte, over the last few windows), but at least the number of LSM levels: each level
+ * rewrites a byte about once, and a young tree has not done its compactions yet. G is the steady-state relocation needed to keep
+ * garbage at the collection threshold g: each garbage byte costs (1 - g) / g bytes of live data
+ * copied, and u of every appended byte becomes garbage, where u is the fraction of writes that
+ * overwrite or delete a key written before (estimated from distinct-key sketches, so repeated
+ * overwrites inside one memtable, which never reach a blob file, do not count). Medium values are
+ * separated when the inline cost exceeds the separated cost, with a 5 % margin either way.
+ *
+ * <h2>Garbage collection</h2>
+ * RocksDB's garbage collection relocates every live value of the oldest blob files that a
+ * compaction meets, whether those files hold garbage or not, so it costs I/O even when nothing is
+ * overwritten. The adaptive policy therefore turns it off while the shard sees (almost) no updates
+ * and no garbage has built up, and back on, at the policy's age cutoff and garbage ratio, when
+ * updates come or garbage reaches half the ratio.
+ */
+public final class SeparationModel {
+  /** Parallax's small/medium threshold on p = key / (key + value). */
+  public static final double T_SM = 0.2;
+
+  /** Parallax's medium/large threshold on p. */
+  public static final double T_ML = 0.02;
+
+  /** Pairs at least this large are large whatever p says (Parallax's code). */
+  public static final int LARGE_PAIR_BYTES = 1024;
+
+  /** Bytes of sequence number and type per LSM-tree entry. */
+  static final double ENTRY_BYTES = 8;
+
+  /** Bytes of a blob reference stored in place of a separated value. */
+  static final double BLOB_REF_BYTES = 12;
+
+  /** Bytes of a blob record's header (the record also repeats the key). */
+  static final double BLOB_HEADER_BYTES = 32;
+
+  /** Relative change of a class threshold needed to move it. */
+  static final double CLASS_STEP = 0.125;
+
+  /** Relative cost difference needed to change the medium class's placement. */
+  static final double MARGIN = 0.05;
+
+  /** Update ratio below which garbage collection may be turned off. */
+  static final double GC_OFF_UPDATE_RATIO = 0.02;
+
+  /** Update ratio from which garbage collection is turned on. */
+  static final double GC_ON_UPDATE_RATIO = 0.05;
+
+  private SeparationModel() {}
+
+  /**
+   * The size classes for a mean key size (Parallax's thresholds).
+   *
+   * @param meanKeyBytes mean key size, bytes
+   * @return {mediumFrom, largeFrom}, 1 &lt;= mediumFrom &lt;= largeFrom
+   */
+  public static int[] classes(double meanKeyBytes) {
+    long k = Math.max(1, Math.round(meanKeyBytes));
+    long medium = (long) Math.ceil(k * (1 - T_SM) / T_SM - 1e-9);
+    long large = Math.min((long) Math.ceil(k * (1 - T_ML) / T_ML - 1e-9), LARGE_PAIR_BYTES - k);
+    int m = (int) Math.max(1, Math.min(Integer.MAX_VALUE, medium));
+    int l = (int) Math.max(m, Math.min(Integer.MAX_VALUE, large));
+    return new int[] {m, l};
+  }
+
+  /**
+   * The classes to use: the current ones unless the key size moved one of them by more than
+   * {@link #CLASS_STEP}.
+   *
+   * @param current settings in force (their classes, if any)
+   * @param meanKeyBytes mean key size of the window
+   * @return {mediumFrom, largeFrom}
+   */
+  static int[] stableClasses(SeparationSettings current, double meanKeyBytes) {
+    int[] proposed = classes(meanKeyBytes);
+    if (current.mediumFromBytes() > 0
+        && current.largeFromBytes() > 0
+        && near(proposed[0], current.mediumFromBytes())
+        && near(proposed[1], current.largeFromBytes())) {
+      return new int[] {current.mediumFromBytes(), current.largeFromBytes()};
+    }
+    return proposed;
+  }
+
+  private static boolean near(int a, int b) {
+    return Math.abs(a - b) <= CLASS_STEP * b;
+  }
+
+  /**
+   * The settings a fixed size-aware shard keeps: small and medium inline, large separated from
+   * the first flush, garbage collection on. A fixed policy cannot tell inserts from updates, and
+   * keeping medium values inline is what measured best for a load followed by updates
+   * (docs/VALUE-SEPARATION.md).
+   *
+   * @param mediumFromBytes smallest medium value
+   * @param largeFromBytes smallest large value
+   * @param gcAgeCutoff garbage-collection age cutoff
+   * @param gcGarbageRatio garbage ratio that forces collection
+   * @return the settings
+   */
+  public static SeparationSettings initial(
+      int mediumFromBytes, int largeFromBytes, double gcAgeCutoff, double gcGarbageRatio) {
+    return new SeparationSettings(true, largeFromBytes, 0, gcAgeCutoff, gcGarbageRatio, mediumFromBytes, largeFromBytes);
+  }
+
+  /**
+   * The settings an adaptive size-aware shard opens with: insert mode, medium values separated
+   * and garbage collection off, what a store being loaded needs. The first windows move it to
+   * update mode if the writes are updates, or if garbage is already there.
+   *
+   * @param mediumFromBytes smallest medium value
+   * @param largeFromBytes smallest large value
+   * @param gcGarbageRatio garbage ratio that forces collection once collection is on
+   * @return the settings
+   */
+  public static SeparationSettings initialAdaptive(int mediumFromBytes, int largeFromBytes, double gcGarbageRatio) {
+    return new SeparationSettings(true, mediumFromBytes, 0, 0, gcGarbageRatio, mediumFromBytes, largeFromBytes);
+  }
+
+  /**
+   * Per-pair write cost of a value kept inline (the model's D, per pair).
+   *
+   * @param k key bytes
+   * @param v value bytes
+   * @param a LSM-tree write amplification
+   * @return bytes written
+   */
+  static double inlineCost(double k, double v, double a) {
+    return (k + v + ENTRY_BYTES) * a;
+  }
+
+  /**
+   * Per-pair write cost of a separated value (the model's D', per pair).
+   *
+   * @param k key bytes
+   * @param v value bytes
+   * @param a LSM-tree write amplification
+   * @param g garbage-collection bytes per byte appended to blob files
+   * @return bytes written
+   */
+  static double separatedCost(double k, double v, double a, double g) {
+    return (k + ENTRY_BYTES + BLOB_REF_BYTES) * a + (k + v + BLOB_HEADER_BYTES) * (1 + g);
+  }
+
+  /**
+   * Garbage-collection traffic per appended blob byte when a fraction of writes overwrites.
+   *
+   * @param updateRatio fraction of writes that overwrite or delete earlier keys
+   * @param garbageRatio garbage ratio at which blob files are collected
+   * @return the factor G
+   */
+  static double gcFactor(double updateRatio, double garbageRatio) {
+    double g = Math.max(0.05, garbageRatio);
+    return updateRatio * (1 - g) / g;
+  }
+
+  /**
+   * What the shard measured in one window, as the model needs it.
+   *
+   * @param meanKeyBytes mean key size of the puts
+   * @param mediumCount medium-class puts (by the current classes)
+   * @param mediumValueBytes their value bytes
+   * @param updateRatio fraction of writes that overwrite or delete a key written before
+   * @param lsmAmplification measured SST write amplification (at least 1)
+   * @param blobGarbageRatio the engine's current garbage ratio in blob files
+   */
+  public record Inputs(
+      double meanKeyBytes,
+      long mediumCount,
+      long mediumValueBytes,
+      double updateRatio,
+      double lsmAmplification,
+      double blobGarbageRatio) {}
+
+  /**
+   * A proposed change and why.
+   *
+   * @param settings the proposed settings
+   * @param reason a sentence for the log
+   */
+  public record Proposal(SeparationSettings settings, String reason) {}
+
+  /**
+   * The settings the model proposes for a shard, given its current settings and one window.
+   *
+   * @param current the settings in force
+   * @param in the window's measurements
+   * @param fixedClasses the user's {mediumFrom, largeFrom}, or null to follow the key size
+   * @param gcAgeCutoff the policy's age cutoff when garbage collection is on
+   * @param gcGarbageRatio the policy's garbage ratio
+   * @return the proposal (equal to {@code current} when nothing should change)
+   */
+  public static Proposal propose(
+      SeparationSettings current, Inputs in, int[] fixedClasses, double gcAgeCutoff, double gcGarbageRatio) {
+    StringBuilder why = new StringBuilder();
+    int[] cls = fixedClasses != null ? fixedClasses : stableClasses(current, in.meanKeyBytes());
+    int mediumFrom = cls[0];
+    int largeFrom = cls[1];
+    if (mediumFrom != current.mediumFromBytes() || largeFrom != current.largeFromBytes()) {
+      why.append(String.format(Locale.ROOT, "mean key %.0f B moves the classes to medium>=%d large>=%d; ",
+          in.meanKeyBytes(), mediumFrom, largeFrom));
+    }
+    // Medium placement: keep as is (relative to the classes) without medium writes to judge by.
+    boolean mediumSeparated = current.minBlobBytes() < current.largeFromBytes() || current.largeFromBytes() < 0;
+    double u = Math.max(0, Math.min(1, in.updateRatio()));
+    double a = Math.max(1, in.lsmAmplification());
+    double gc = gcFactor(u, gcGarbageRatio);
+    if (in.mediumCount() > 0) {
+      double k = Math.max(1, in.meanKeyBytes());
+      double v = (double) in.mediumValueBytes() / in.mediumCount();
+      double inline = inlineCost(k, v, a);
+      double separated = separatedCost(k, v, a, gc);
+      boolean separate = mediumSeparated ? separated < inline * (1 + MARGIN) : separated < inline * (1 - MARGIN);
+      if (separate != mediumSeparated) {
+        why.append(String.format(Locale.ROOT,
+            "%d medium values (mean %.0f B) cost %.0f B/pair %s vs %.0f B/pair %s at update ratio %.2f, "
+                + "LSM amplification %.2f, GC factor %.2f: %s; ",
+            in.mediumCount(), v, Math.min(inline, separated), separate ? "separated" : "inline", Math.max(inline, separated),
+            separate ? "inline" : "separated", u, a, gc, separate ? "separate them" : "keep them inline"));
+      }
+      mediumSeparated = separate;
+    }
+    // Garbage collection: off while nothing is overwritten and little garbage is left.
+    boolean gcOn = current.gcAgeCutoff() > 0;
+    double garbage = Math.max(0, in.blobGarbageRatio());
+    if (gcOn && u < GC_OFF_UPDATE_RATIO && garbage < gcGarbageRatio / 4) {
+      gcOn = false;
+      why.append(String.format(Locale.ROOT, "update ratio %.2f and blob garbage %.2f: nothing to collect, GC off; ", u, garbage));
+    } else if (!gcOn && (u >= GC_ON_UPDATE_RATIO || garbage >= gcGarbageRatio / 2)) {
+      gcOn = true;
+      why.append(String.format(Locale.ROOT, "update ratio %.2f, blob garbage %.2f: GC on; ", u, garbage));
+    }
+    SeparationSettings next =
+        new SeparationSettings(
+            true,
+            mediumSeparated ? mediumFrom : largeFrom,
+            0,
+            gcOn ? gcAgeCutoff : 0,
+            gcGarbageRatio,
+            mediumFrom,
+            largeFrom);
+    String reason = why.length() == 0 ? "no change" : why.substring(0, why.length() - 2);
+    return new Proposal(next, reason);
+  }
+}

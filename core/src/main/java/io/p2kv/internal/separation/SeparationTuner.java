@@ -1,0 +1,311 @@
+package io.p2kv.internal.separation;
+
+import io.p2kv.SeparationSettings;
+import io.p2kv.ValueSeparation;
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineProperty;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Retunes the value separation of a store's shards while it runs (the adaptive size-aware
+ * policy).
+ *
+ * <h2>What it does</h2>
+ * Every {@code periodMillis} it looks at each shard: once the shard has written a full window
+ * (enough writes, bytes and update-ratio samples since the last one), it reads the window from the
+ * shard's {@link WriteProfile} and the engine's flush, compaction and blob counters, asks {@link
+ * SeparationModel#propose} for settings, and applies them with {@link
+ * Engine#applySeparation} when the same change was proposed for {@code confirmWindows}
+ * consecutive windows. Every change is logged with its reason.
+ *
+ * <h2>Concurrency</h2>
+ * One daemon thread, {@code p2kv-separation-tuner}, shared by the store's shards; nothing runs on
+ * the workers. The workers only fill their profiles (see {@link WriteProfile}); {@code setOptions}
+ * runs here and does not stop the worker's writes. {@link #retuneNow()} runs one step on the
+ * calling thread (tests drive the tuner through it, with no timer); a lock keeps it and the timer
+ * from overlapping.
+ *
+ * <h2>Stability</h2>
+ * A window needs at least {@code minWindowWrites} writes, {@code minWindowBytes} bytes and {@code
+ * minWindowSamples} update-ratio samples; the model needs a 5 % cost margin to move medium
+ * values and separate thresholds to turn garbage collection off and on; class thresholds move in
+ * 25 % steps; and a change must be proposed by {@code confirmWindows} consecutive windows.
+ *
+ * <h2>Shutdown</h2>
+ * {@link #close()} stops the thread and waits for a step in progress, before the store closes its
+ * engines.
+ */
+public final class SeparationTuner implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SeparationTuner.class);
+
+  /** Default period of the timer. */
+  public static final long DEFAULT_PERIOD_MILLIS = 500;
+
+  /**
+   * Window limits and confirmation.
+   *
+   * @param periodMillis how often the timer looks at the shards
+   * @param minWindowWrites writes a window needs
+   * @param minWindowBytes key and value bytes a window needs
+   * @param minWindowSamples update-ratio samples a window needs
+   * @param confirmWindows consecutive windows that must propose the same change
+   */
+  public record Limits(long periodMillis, long minWindowWrites, long minWindowBytes, long minWindowSamples, int confirmWindows) {
+    /** The defaults: half a second, 10,000 writes, 4 MiB, 64 samples, two windows. */
+    public static final Limits DEFAULT = new Limits(DEFAULT_PERIOD_MILLIS, 10_000, 4L << 20, 64, 2);
+  }
+
+  /**
+   * One tuned shard.
+   *
+   * @param index shard index
+   * @param engine its engine
+   * @param profile its worker's write profile
+   */
+  public record TunedShard(int index, Engine engine, WriteProfile profile) {}
+
+  /**
+   * A change applied to a shard.
+   *
+   * @param shard the shard
+   * @param from the settings before
+   * @param to the settings after
+   * @param reason why
+   */
+  public record Change(int shard, SeparationSettings from, SeparationSettings to, String reason) {}
+
+  private final String storeName;
+  private final ValueSeparation policy;
+  private final Limits limits;
+  private final ShardState[] shards;
+  private final ReentrantLock stepLock = new ReentrantLock();
+  private ScheduledExecutorService timer;
+  private volatile boolean closed;
+
+  /**
+   * Creates a tuner; {@link #start()} starts its timer.
+   *
+   * @param storeName the store, for the log
+   * @param policy the adaptive policy
+   * @param limits window limits
+   * @param tuned the shards
+   */
+  public SeparationTuner(String storeName, ValueSeparation policy, Limits limits, List<TunedShard> tuned) {
+    this.storeName = storeName;
+    this.policy = policy;
+    this.limits = limits;
+    this.shards = new ShardState[tuned.size()];
+    for (int i = 0; i < shards.length; i++) {
+      shards[i] = new ShardState(tuned.get(i));
+    }
+  }
+
+  /** Starts the timer thread. */
+  public void start() {
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "p2kv-separation-tuner");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.scheduleWithFixedDelay(this::timerStep, limits.periodMillis(), limits.periodMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void timerStep() {
+    try {
+      retuneNow();
+    } catch (RuntimeException e) {
+      // Never let the timer die: a failed step is logged and the next one tries again.
+      LOG.warn("p2kv store {}: value-separation retune failed: {}", storeName, e.toString());
+    }
+  }
+
+  /**
+   * Runs one tuning step for every shard on the calling thread.
+   *
+   * @return the changes applied
+   */
+  public List<Change> retuneNow() {
+    List<Change> changes = new ArrayList<>();
+    stepLock.lock();
+    try {
+      if (closed) {
+        return changes;
+      }
+      for (ShardState s : shards) {
+        Change c = s.step();
+        if (c != null) {
+          changes.add(c);
+        }
+      }
+    } finally {
+      stepLock.unlock();
+    }
+    return changes;
+  }
+
+  /** Stops the timer and waits for a running step. Idempotent. */
+  @Override
+  public void close() {
+    stepLock.lock();
+    try {
+      closed = true;
+    } finally {
+      stepLock.unlock();
+    }
+    if (timer != null) {
+      timer.shutdownNow();
+      boolean interrupted = false;
+      while (true) {
+        try {
+          if (timer.awaitTermination(10, TimeUnit.SECONDS)) {
+            break;
+          }
+          LOG.warn("p2kv store {}: waiting for the value-separation tuner to stop", storeName);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Per-shard tuning state (touched only under {@code stepLock}). */
+  private final class ShardState {
+    private final TunedShard shard;
+    private WriteProfile.Snapshot last = WriteProfile.Snapshot.EMPTY;
+    private long lastFlush;
+    private long lastCompaction;
+    private long lastBlob;
+    private long lastRelocated;
+    private double flushedSst;
+    private double compactedSst;
+    private SeparationSettings pending;
+    private int pendingWindows;
+    private boolean warnedOverride;
+
+    ShardState(TunedShard shard) {
+      this.shard = shard;
+      SeparationSettings s = shard.engine().separation();
+      shard.profile().nextWindow(s.mediumFromBytes(), s.largeFromBytes());
+    }
+
+    Change step() {
+      Engine engine = shard.engine();
+      if (engine.separation().mediumFromBytes() < 0) {
+        return null; // an engine without size-aware value separation
+      }
+      if (engine.separationOverridden()) {
+        if (!warnedOverride) {
+          warnedOverride = true;
+          LOG.warn(
+              "p2kv store {} shard {}: the RocksDB tuning hook changed the blob options ({}); adaptive value separation leaves this shard alone",
+              storeName, shard.index(), engine.separation());
+        }
+        return null;
+      }
+      WriteProfile.Snapshot now = shard.profile().snapshot();
+      WriteProfile.Window w = now.minus(last);
+      long writes = w.puts() + w.deletes();
+      long bytes = w.keyBytes() + w.totalValueBytes();
+      if (writes < limits.minWindowWrites() || bytes < limits.minWindowBytes() || w.sampledWrites() < limits.minWindowSamples()) {
+        return null;
+      }
+      last = now;
+      measureAmplification(engine);
+      SeparationSettings current = engine.separation();
+      int[] fixed = policy.thresholdsGiven() ? new int[] {policy.mediumFromBytes(), policy.largeFromBytes()} : null;
+      double garbage = ratio(engine.property(EngineProperty.BLOB_GARBAGE_BYTES), engine.property(EngineProperty.BLOB_BYTES));
+      SeparationModel.Inputs in =
+          new SeparationModel.Inputs(
+              w.meanKeyBytes(), w.mediumPuts(), w.mediumBytes(), w.updateRatio(), amplification(engine), garbage);
+      SeparationModel.Proposal p =
+          SeparationModel.propose(current, in, fixed, policy.gcAgeCutoff(), policy.gcGarbageRatio());
+      // The next window counts medium values by the classes just proposed.
+      shard.profile().nextWindow(p.settings().mediumFromBytes(), p.settings().largeFromBytes());
+      if (p.settings().equals(current)) {
+        pending = null;
+        pendingWindows = 0;
+        return null;
+      }
+      if (p.settings().equals(pending)) {
+        pendingWindows++;
+      } else {
+        pending = p.settings();
+        pendingWindows = 1;
+      }
+      if (pendingWindows < limits.confirmWindows()) {
+        return null;
+      }
+      pending = null;
+      pendingWindows = 0;
+      try {
+        engine.applySeparation(p.settings());
+      } catch (EngineException e) {
+        LOG.warn("p2kv store {} shard {}: cannot apply value separation {}: {}", storeName, shard.index(), p.settings(), e.getMessage());
+        return null;
+      }
+      LOG.info("p2kv store {} shard {}: value separation {} -> {} ({})", storeName, shard.index(), current, p.settings(), p.reason());
+      return new Change(shard.index(), current, p.settings(), p.reason());
+    }
+
+    /**
+     * Updates the SST write amplification from the engine's counters: flush and compaction bytes
+     * minus what went to blob files, per SST byte flushed. Compactions come in bursts, so the
+     * byte counts are summed with a decay of {@link #DECAY} per window (about five windows).
+     */
+    private void measureAmplification(Engine engine) {
+      long flush = engine.property(EngineProperty.FLUSH_WRITE_BYTES);
+      long compaction = engine.property(EngineProperty.COMPACTION_WRITE_BYTES);
+      long blob = engine.property(EngineProperty.BLOB_WRITE_BYTES);
+      long relocated = engine.property(EngineProperty.BLOB_GC_RELOCATED_BYTES);
+      if (flush < 0 || compaction < 0 || blob < 0 || relocated < 0) {
+        return;
+      }
+      long dFlush = flush - lastFlush;
+      long dCompaction = compaction - lastCompaction;
+      long dBlob = blob - lastBlob;
+      long dRelocated = relocated - lastRelocated;
+      lastFlush = flush;
+      lastCompaction = compaction;
+      lastBlob = blob;
+      lastRelocated = relocated;
+      // Blob bytes written by flushes = all blob bytes minus those relocated by compactions.
+      long sstFlushed = Math.max(0, dFlush - Math.max(0, dBlob - dRelocated));
+      long sstCompacted = Math.max(0, dCompaction - dRelocated);
+      flushedSst = DECAY * flushedSst + sstFlushed;
+      compactedSst = DECAY * compactedSst + sstCompacted;
+    }
+
+    /**
+     * The LSM-tree amplification for the model: what was measured, but at least the number of
+     * levels (a young tree has flushed more than it has compacted so far, and will compact it).
+     */
+    private double amplification(Engine engine) {
+      long levels = engine.property(EngineProperty.LSM_LEVELS);
+      double floor = levels > 0 ? levels : 2;
+      if (flushedSst < (1 << 20)) {
+        return floor;
+      }
+      return Math.max(floor, (flushedSst + compactedSst) / flushedSst);
+    }
+  }
+
+  /** Per-window decay of the amplification byte counts. */
+  static final double DECAY = 0.8;
+
+  private static double ratio(long part, long whole) {
+    return part <= 0 || whole <= 0 ? 0 : (double) part / whole;
+  }
+}

@@ -1,0 +1,96 @@
+package io.p2kv.internal.separation;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2kv.SeparationSettings;
+import org.junit.jupiter.api.Test;
+
+/** The size-aware model: Parallax's classes, the medium placement and garbage collection. */
+class SeparationModelTest {
+  private static final double AGE = 0.1;
+  private static final double RATIO = 0.3;
+
+  private static SeparationSettings start() {
+    return SeparationModel.initial(96, 1000, AGE, RATIO);
+  }
+
+  private static SeparationModel.Inputs medium(double updateRatio, double amplification) {
+    return new SeparationModel.Inputs(24, 1000, 104_000, updateRatio, amplification, 0);
+  }
+
+  @Test
+  void shouldDeriveParallaxClassesFromTheKeySize() {
+    assertArrayEquals(new int[] {96, 1000}, SeparationModel.classes(24), "24-byte keys: T_SM = 0.2, 1 KB pairs");
+    assertArrayEquals(new int[] {64, 784}, SeparationModel.classes(16), "T_ML = 0.02 below 1 KB pairs");
+    assertArrayEquals(new int[] {256, 960}, SeparationModel.classes(64));
+    assertArrayEquals(new int[] {4, 49}, SeparationModel.classes(0), "an empty key counts as one byte");
+  }
+
+  @Test
+  void shouldKeepClassesWhileTheMeanKeySizeWavers() {
+    SeparationSettings s = start();
+    assertArrayEquals(new int[] {96, 1000}, SeparationModel.stableClasses(s, 25.4), "within 12.5 %");
+    assertArrayEquals(new int[] {128, 992}, SeparationModel.stableClasses(s, 32), "beyond it");
+  }
+
+  @Test
+  void shouldSeparateMediumValuesWhenInsertsDominateAndInlineThemUnderUpdates() {
+    SeparationModel.Proposal insert = SeparationModel.propose(start(), medium(0, 3), null, AGE, RATIO);
+    assertEquals(96, insert.settings().minBlobBytes(), insert.reason());
+    SeparationModel.Proposal update = SeparationModel.propose(insert.settings(), medium(0.65, 3), null, AGE, RATIO);
+    assertEquals(1000, update.settings().minBlobBytes(), update.reason());
+    assertTrue(update.reason().contains("keep them inline"), update.reason());
+  }
+
+  @Test
+  void shouldNotMoveMediumValuesOnACostDifferenceInsideTheMargin() {
+    // Costs of 104-byte values with A = 1.75 and no updates: 238 B inline, 237 B separated.
+    SeparationModel.Inputs close = medium(0, 1.75);
+    double inline = SeparationModel.inlineCost(24, 104, 1.75);
+    double separated = SeparationModel.separatedCost(24, 104, 1.75, 0);
+    assertTrue(Math.abs(inline - separated) < 0.05 * inline, inline + " vs " + separated);
+    SeparationSettings inlineNow = start();
+    SeparationSettings separatedNow = inlineNow.withPlacement(96, 0);
+    assertEquals(inlineNow.minBlobBytes(), SeparationModel.propose(inlineNow, close, null, AGE, RATIO).settings().minBlobBytes());
+    assertEquals(separatedNow.minBlobBytes(), SeparationModel.propose(separatedNow, close, null, AGE, RATIO).settings().minBlobBytes());
+  }
+
+  @Test
+  void shouldKeepMediumPlacementWithoutMediumValuesToJudge() {
+    SeparationSettings separated = start().withPlacement(96, 0);
+    SeparationModel.Inputs none = new SeparationModel.Inputs(24, 0, 0, 0.9, 3, 0);
+    assertEquals(96, SeparationModel.propose(separated, none, null, AGE, RATIO).settings().minBlobBytes());
+  }
+
+  @Test
+  void shouldTurnGarbageCollectionOffOnlyWithoutUpdatesAndGarbageAndBackOnWithEither() {
+    SeparationSettings on = start();
+    SeparationModel.Inputs quiet = new SeparationModel.Inputs(24, 0, 0, 0.01, 3, 0.05);
+    SeparationSettings off = SeparationModel.propose(on, quiet, null, AGE, RATIO).settings();
+    assertEquals(0, off.gcAgeCutoff());
+    // Between the two thresholds nothing changes, either way.
+    SeparationModel.Inputs between = new SeparationModel.Inputs(24, 0, 0, 0.03, 3, 0.1);
+    assertEquals(AGE, SeparationModel.propose(on, between, null, AGE, RATIO).settings().gcAgeCutoff());
+    assertEquals(0, SeparationModel.propose(off, between, null, AGE, RATIO).settings().gcAgeCutoff());
+    // Updates, or garbage at half the ratio, turn it back on.
+    assertEquals(AGE, SeparationModel.propose(off, new SeparationModel.Inputs(24, 0, 0, 0.2, 3, 0), null, AGE, RATIO).settings().gcAgeCutoff());
+    assertEquals(AGE, SeparationModel.propose(off, new SeparationModel.Inputs(24, 0, 0, 0, 3, 0.16), null, AGE, RATIO).settings().gcAgeCutoff());
+  }
+
+  @Test
+  void shouldAlwaysSeparateLargeValuesAndKeepSmallOnesInline() {
+    SeparationSettings s = SeparationModel.propose(start(), medium(1.0, 1.0), null, AGE, RATIO).settings();
+    assertTrue(s.separates(1000) && s.separates(1 << 20), s.toString());
+    assertTrue(!s.separates(95) && !s.separates(0), s.toString());
+  }
+
+  @Test
+  void shouldKeepUserThresholds() {
+    SeparationModel.Inputs wideKeys = new SeparationModel.Inputs(64, 1000, 400_000, 0, 3, 0);
+    SeparationSettings s = SeparationModel.propose(start().withClasses(150, 5000), wideKeys, new int[] {150, 5000}, AGE, RATIO).settings();
+    assertEquals(150, s.mediumFromBytes());
+    assertEquals(5000, s.largeFromBytes());
+  }
+}
