@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2kv.KeyValue;
 import io.p2kv.P2kv;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -87,6 +88,42 @@ class ExamplesTest {
   }
 
   @Test
+  void orderedScanShouldPrintEveryReadInKeyOrder() throws Exception {
+    String out = run(OrderedScan::main, tmp.resolve("scan"));
+
+    assertTrue(out.lines().anyMatch(l -> l.matches("user:00\\.\\.03 live on shards \\[[0-3], [0-3], [0-3], [0-3]\\]")), out);
+    assertTrue(out.contains("scan(user:05, 3)       -> [user:05, user:06, user:07]\n"), out);
+    assertTrue(out.contains("next page              -> [user:08, user:09, user:10]\n"), out);
+    assertTrue(out.contains("range(order:, order;)  -> [order:1=3 books, order:2=1 lamp]\n"), out);
+    assertTrue(out.contains("range(null, user:02)   -> [order:1, order:2, user:00, user:01]\n"), out);
+    assertTrue(out.contains("iterator, first two    -> [user:00, user:01]\n"), out);
+    assertTrue(out.contains("after seek(user:17)    -> [user:17, user:18, user:19]\n"), out);
+    assertTrue(out.contains("reverse below user:10  -> [user:09, user:08, user:07]\n"), out);
+    assertTrue(out.contains("after seek(user:03)    -> [user:03, user:02, user:01, user:00]\n"), out);
+    assertTrue(out.contains("prefix order:          -> [order:1, order:2]\n"), out);
+  }
+
+  @Test
+  void atomicTransferShouldKeepTheTotalAcrossShardsAndThreads() throws Exception {
+    Path dir = tmp.resolve("transfer");
+    String out = run(AtomicTransfer::main, dir);
+
+    for (int t = 0; t < AtomicTransfer.THREADS; t++) {
+      String owns = "thread " + t + " owns \\[acct:" + t + ":\\d+ \\(shard 0\\), acct:" + t + ":\\d+ \\(shard 1\\), "
+          + "acct:" + t + ":\\d+ \\(shard 2\\), acct:" + t + ":\\d+ \\(shard 3\\)\\]";
+      assertTrue(out.lines().anyMatch(l -> l.matches(owns)), owns + " in\n" + out);
+    }
+    assertTrue(out.contains("8,000 cross-shard transfers by 4 threads; meanwhile "), out);
+    assertTrue(out.contains("total after the transfers: 16,000 (expected 16,000)\n"), out);
+    try (P2kv store = P2kv.builder().open(dir)) {
+      assertEquals(16_000, AtomicTransfer.total(store), "the total survives close and reopen");
+      List<KeyValue> accounts = store.range("acct:".getBytes(UTF_8), "acct;".getBytes(UTF_8));
+      assertEquals(16, accounts.size());
+      assertTrue(accounts.stream().allMatch(kv -> AtomicTransfer.balance(kv.value()) >= 0), "no overdraft");
+    }
+  }
+
+  @Test
   void examplesShouldDeleteTheTemporaryStoreTheyCreateWhenGivenNoDirectory() throws Exception {
     ExampleDir dir = ExampleDir.fromArgs(new String[0], "p2kv-example-test");
     assertTrue(dir.temporary());
@@ -104,7 +141,9 @@ class ExamplesTest {
           .filter(p -> !p.getFileName().toString().equals("package-info.java"))
           .toList();
     }
-    assertTrue(examples.size() >= 3, examples.toString());
+    for (String name : List.of("Quickstart", "AsyncPipeline", "Tuning", "OrderedScan", "AtomicTransfer")) {
+      assertTrue(examples.contains(sources.resolve(name + ".java")), name + " in " + examples);
+    }
     for (Path p : examples) {
       long lines = Files.readAllLines(p).size();
       assertTrue(lines < 100, p + " has " + lines + " lines");

@@ -36,13 +36,17 @@ import java.util.function.Function;
  *
  * <h2>Adding a row</h2>
  * Add a {@link Workload} to {@link #WORKLOADS}: a name, a description, what one caller thread does
- * against p2kv and against RocksDB. The table, the CLI help and the demo test pick it up.
+ * against p2kv and against RocksDB, optionally a note. The table, the CLI help and the demo test
+ * pick it up.
  */
 final class Demo {
   /** 16-byte keys and 112-byte values: 128-byte pairs, as in the p2KVS paper and the JMH suite. */
   static final int KEY_BYTES = 16;
 
   static final int VALUE_BYTES = 112;
+
+  /** Pairs each scan of the scan row reads. */
+  static final int SCAN_LENGTH = 100;
 
   /** Async requests each caller keeps in flight in the async rows (as in the JMH suite). */
   static final int ASYNC_WINDOW = 64;
@@ -73,9 +77,19 @@ final class Demo {
    * @param description what both sides do (printed under the table)
    * @param p2kv one caller's loop against p2kv
    * @param rocksDb one caller's loop against plain RocksDB
+   * @param note what to print beside the row about the p2kv store, or "" (write rows say how many
+   *     puts each RocksDB write carried instead)
    */
   record Workload(
-      String name, String description, Function<Stores, CallerLoop> p2kv, Function<Stores, CallerLoop> rocksDb) {}
+      String name,
+      String description,
+      Function<Stores, CallerLoop> p2kv,
+      Function<Stores, CallerLoop> rocksDb,
+      Function<P2kv, String> note) {
+    Workload(String name, String description, Function<Stores, CallerLoop> p2kv, Function<Stores, CallerLoop> rocksDb) {
+      this(name, description, p2kv, rocksDb, store -> "");
+    }
+  }
 
   /** The rows, in the order they run: reads first (on the freshly compacted stores), then writes. */
   static final List<Workload> WORKLOADS = List.of(
@@ -83,6 +97,14 @@ final class Demo {
           "random point reads of loaded keys; p2kv's default read path (DIRECT) reads RocksDB on the caller's thread",
           s -> loop(rnd -> s.p2kv().get(key(rnd.nextLong(s.keys())))),
           s -> loop(rnd -> s.rocksDb().get(key(rnd.nextLong(s.keys()))))),
+      new Workload("scan " + SCAN_LENGTH,
+          "one op is scan(a random loaded key, " + SCAN_LENGTH + "): up to " + SCAN_LENGTH + " pairs in a new list;"
+              + " p2kv merges one RocksDB iterator per shard on the caller's thread, RocksDB reads one",
+          s -> loop(rnd -> s.p2kv().scan(key(rnd.nextLong(s.keys())), SCAN_LENGTH)),
+          s -> loop(rnd -> s.rocksDb().scan(key(rnd.nextLong(s.keys())), SCAN_LENGTH)),
+          store -> store.shardCount() == 1
+              ? "p2kv has one shard here: nothing to merge (try --shards 4)"
+              : "p2kv merged " + store.shardCount() + " shards' iterators per scan"),
       new Workload("sync puts",
           "blocking puts overwriting random loaded keys; p2kv merges what its queue holds into one RocksDB write",
           s -> putLoop((k, v) -> s.p2kv().put(k, v), s.keys()),
@@ -360,7 +382,7 @@ final class Demo {
     }
     double p2kv = 0;
     double rocksDb = 0;
-    String note = "";
+    String note = w.note().apply(stores.p2kv());
     for (int side = 0; side < 2; side++) {
       if ((side == 0) != rocksDbFirst) {
         StoreStats before = stores.p2kv().stats();

@@ -2,6 +2,8 @@ package io.p2kv.examples.tools;
 
 import io.p2kv.P2kvException;
 import io.p2kv.examples.AsyncPipeline;
+import io.p2kv.examples.AtomicTransfer;
+import io.p2kv.examples.OrderedScan;
 import io.p2kv.examples.Quickstart;
 import io.p2kv.examples.Tuning;
 import java.io.Console;
@@ -28,13 +30,25 @@ public final class P2kvCli {
     void main(String[] args) throws Exception;
   }
 
-  /** The runnable examples, by name. Add new examples here. */
-  static final Map<String, Program> EXAMPLES = new LinkedHashMap<>();
+  /**
+   * A runnable example.
+   *
+   * @param program its {@code main}
+   * @param summary what it shows, one line of the help
+   */
+  record Example(Program program, String summary) {}
+
+  /** The runnable examples, by name, in the order the help lists them. Add new examples here. */
+  static final Map<String, Example> EXAMPLES = new LinkedHashMap<>();
 
   static {
-    EXAMPLES.put("Quickstart", Quickstart::main);
-    EXAMPLES.put("AsyncPipeline", AsyncPipeline::main);
-    EXAMPLES.put("Tuning", Tuning::main);
+    EXAMPLES.put("Quickstart", new Example(Quickstart::main, "open, put, get, delete, multiGet, close and reopen"));
+    EXAMPLES.put("AsyncPipeline", new Example(AsyncPipeline::main, "many requests in flight: futures, callbacks"));
+    EXAMPLES.put("Tuning", new Example(Tuning::main, "the options that matter, the RocksDB hook, stats, latencies"));
+    EXAMPLES.put("OrderedScan", new Example(OrderedScan::main,
+        "scan, range, forward and reverse iterators with seek, prefix iterator"));
+    EXAMPLES.put("AtomicTransfer", new Example(AtomicTransfer::main,
+        "atomic batches across shards from several threads; what a crash keeps"));
   }
 
   static String usage() {
@@ -55,7 +69,7 @@ public final class P2kvCli {
                 --keys K      pairs to load (default 1,000,000; 20000, 20_000, 20k and 1m work)
                 --threads T   caller threads, the same for both stores (default 16)
                 --seconds S   measured seconds per store and row, after a warm-up (default 3)
-                --shards N    p2kv shards (default: p2kv's default for this machine)
+                --shards N    p2kv shards (default: p2kv's, one per two cores, 1 to 8)
                 --dir DIR     where the stores go, as DIR/p2kv and DIR/rocksdb; DIR must be empty
                               or absent (default: a new temporary directory)
                 --keep        keep the p2kv store (DIR/p2kv) for ./p2kv stats
@@ -67,9 +81,9 @@ public final class P2kvCli {
               (that fails with p2kv's StoreLockedException).
 
           example NAME [DIR]
-              Runs an example program (source in examples/src/main/java/io/p2kv/examples), one of
-                %s
-              in DIR, or in a temporary directory that it deletes.
+              Runs an example program (source in examples/src/main/java/io/p2kv/examples) in DIR,
+              or in a temporary directory that it deletes. NAME is one of:
+        %s
 
           --help
               This text.
@@ -77,7 +91,14 @@ public final class P2kvCli {
         exit codes: 0 done, 1 failed, 2 bad arguments.
         """.formatted(
             String.join(", ", Demo.WORKLOADS.stream().map(Demo.Workload::name).toList()),
-            String.join(", ", EXAMPLES.keySet()));
+            exampleList());
+  }
+
+  /** One help line per example: its name and what it shows. */
+  private static String exampleList() {
+    StringBuilder list = new StringBuilder();
+    EXAMPLES.forEach((name, e) -> list.append(String.format(Locale.ROOT, "        %-16s %s\n", name, e.summary())));
+    return list.toString().stripTrailing();
   }
 
   /** Bad command-line arguments: exit code 2. */
@@ -225,7 +246,7 @@ public final class P2kvCli {
     }
     Program program = EXAMPLES.entrySet().stream()
         .filter(e -> e.getKey().equalsIgnoreCase(args[0]))
-        .map(Map.Entry::getValue)
+        .map(e -> e.getValue().program())
         .findFirst()
         .orElseThrow(() -> new UsageException("no example named '" + args[0] + "'; one of " + EXAMPLES.keySet()));
     program.main(Arrays.copyOfRange(args, 1, args.length));

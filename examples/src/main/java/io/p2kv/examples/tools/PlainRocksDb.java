@@ -1,9 +1,13 @@
 package io.p2kv.examples.tools;
 
 import io.p2kv.Durability;
+import io.p2kv.KeyValue;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Thread-safe as RocksDB is: the demo's baseline, one plain RocksDB instance that callers use
@@ -42,6 +46,26 @@ final class PlainRocksDb implements AutoCloseable {
 
   byte[] get(byte[] key) {
     return engine.get(key);
+  }
+
+  /**
+   * Up to {@code limit} pairs with key {@code >= startKey}, in key order, read as an application
+   * reads one RocksDB: one unbounded iterator (the engine's, the wrapper p2kv's shards use too),
+   * seek, then key, value and next per pair; each pair a new {@link KeyValue} in a new list, as
+   * {@code P2kv.scan} returns them. Thread-safe.
+   */
+  List<KeyValue> scan(byte[] startKey, int limit) {
+    List<KeyValue> out = new ArrayList<>(Math.min(limit, 1024));
+    try (EngineIterator it = engine.newIterator(null, null)) {
+      it.seek(startKey);
+      while (out.size() < limit && it.valid()) {
+        out.add(new KeyValue(it.key(), it.value()));
+        if (out.size() < limit) {
+          it.next();
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -1,14 +1,18 @@
 package io.p2kv.examples.tools;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2kv.Durability;
+import io.p2kv.KeyValue;
 import io.p2kv.P2kv;
 import io.p2kv.examples.tools.P2kvCliTest.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +58,31 @@ class DemoTest {
       for (long i = 0; i < 20_000; i += 997) {
         assertEquals(Demo.VALUE_BYTES, reopened.get(Demo.key(i)).length);
       }
+    }
+  }
+
+  @Test
+  void scanRowShouldReadTheSamePairsFromP2kvAndFromTheBaseline() {
+    try (P2kv store = P2kv.builder().shards(3).memoryBudgetBytes(16L << 20).open(tmp.resolve("p2kv"));
+        PlainRocksDb rocks = new PlainRocksDb(tmp.resolve("rocksdb"), Durability.WAL, 16L << 20)) {
+      int keys = 3_000;
+      byte[][] k = new byte[keys][];
+      byte[][] v = new byte[keys][];
+      for (int i = 0; i < keys; i++) {
+        k[i] = Demo.key(i);
+        v[i] = Demo.valueOf(i);
+        store.put(k[i], v[i]);
+      }
+      rocks.putAll(k, v, keys);
+      SplittableRandom rnd = new SplittableRandom(7);
+      for (int n = 0; n < 50; n++) {
+        byte[] start = Demo.key(rnd.nextLong(keys));
+        List<KeyValue> expected = store.scan(start, Demo.SCAN_LENGTH);
+        assertEquals(expected, rocks.scan(start, Demo.SCAN_LENGTH));
+        assertArrayEquals(start, expected.get(0).key(), "a scan from a loaded key starts at it");
+      }
+      assertEquals(List.of(), rocks.scan(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF}, 10));
+      assertEquals(keys, rocks.scan(new byte[0], keys + 1).size());
     }
   }
 

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,7 +45,8 @@ class P2kvCliTest {
     for (String option : List.of("--keys", "--threads", "--seconds", "--shards", "--dir", "--keep")) {
       assertTrue(r.out().contains(option), option);
     }
-    assertTrue(r.out().contains(String.join(", ", P2kvCli.EXAMPLES.keySet())), r.out());
+    P2kvCli.EXAMPLES.forEach((name, example) -> assertTrue(
+        r.out().lines().anyMatch(l -> l.matches(" +" + name + " +" + Pattern.quote(example.summary()))), name + " in\n" + r.out()));
   }
 
   @Test
