@@ -26,7 +26,7 @@ if [ "${QUICK:-0}" = 1 ]; then
   KEYS=200000
   SCAN_KEYS=100000
 else
-  ITER="-f 1 -wi 1 -w 3 -i 4 -r 3"
+  ITER="-f 1 -wi 1 -w 2 -i 3 -r 2"
   KEYS=1000000
   SCAN_KEYS=500000
 fi
