@@ -192,7 +192,9 @@ class ValueSeparationTest {
       StoreStats stats = store.stats();
       assertEquals(user, stats.userBytesWritten(), "user bytes are the keys and values written");
       assertTrue(stats.deviceWriteBytes() > 0 && stats.blobWriteBytes() > 0, stats.toString());
-      assertTrue(stats.writeAmplification() > 0.9 && stats.writeAmplification() < 3, "flush writes each byte about once: " + stats.writeAmplification());
+      // One flush, no compaction: each byte written once, plus the blob record headers. Counting
+      // blob bytes on top of the flush bytes (which already include them) would show about 2.
+      assertTrue(stats.writeAmplification() > 0.9 && stats.writeAmplification() < 1.6, "flush writes each byte about once: " + stats.writeAmplification());
       assertTrue(stats.spaceAmplification() > 0.5 && stats.spaceAmplification() < 3, "space amplification " + stats.spaceAmplification());
       for (ShardStats s : stats.shards()) {
         assertTrue(s.writeAmplification() > 0, s.toString());

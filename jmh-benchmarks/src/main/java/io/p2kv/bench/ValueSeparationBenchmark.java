@@ -45,23 +45,26 @@ import org.rocksdb.CompressionType;
  *
  * Load and update throughput count from the first write until the store has flushed and no
  * flush or compaction is running or pending ("settled"): work a policy leaves behind is charged to
- * it. Write amplification is device bytes written by flushes and compactions (SST and blob files,
- * garbage collection included, WAL excluded) per user byte written, for each phase. Space
- * amplification is SST + blob bytes after the updates per exact live byte (keys plus current
- * values, known to the driver).
+ * it. Before measuring, every policy runs once on a small MD store (discarded: JIT warm-up); then
+ * each (mix, policy) runs {@code repetitions} times, the policies in opposite order each time, and
+ * the report gives the means and the spread of the throughputs. Write amplification is device
+ * bytes written by flushes and compactions (SST and blob files, garbage collection included, WAL
+ * excluded) per user byte written, for each phase. Space amplification is SST + blob bytes after
+ * the updates per exact live byte (keys plus current values, known to the driver). The LSM-tree
+ * shape is scaled to the small memtables, the same for every policy (see {@link #scaleShape}).
  *
- * <p>Run (about 15 minutes on 2 cores):
+ * <p>Run (about 15 minutes on 2 cores; the result in docs/benchmarks is from this command):
  *
  * <pre>
- * mvn -B -q -o install -DskipTests
+ * mvn -B -q -o package -DskipTests
  * java -Xms2g -Xmx2g -cp jmh-benchmarks/target/benchmarks.jar io.p2kv.bench.ValueSeparationBenchmark \
  *     --out docs/benchmarks/VALUE-SEPARATION.md
  * </pre>
  *
  * Options: {@code --mixes S,M,L,SD,MD,LD,PARETO}, {@code --policies
  * none,all,threshold:128,fixed,sizeAware}, {@code --budget-mib 32}, {@code --data-mib 128},
- * {@code --read-seconds 3}, {@code --lsm-shape scaled|stock}, {@code --out FILE} (a markdown report; otherwise only the log). A
- * policy {@code raw:min=N,level=L,age=A,force=F} sets RocksDB's blob options directly through the
+ * {@code --read-seconds 3}, {@code --lsm-shape scaled|stock}, {@code --repetitions 2}, {@code
+ * --out FILE} (a markdown report; otherwise only the log). A policy {@code raw:min=N,level=L,age=A,force=F} sets RocksDB's blob options directly through the
  * tuning hook on top of {@code none()} (for exploring the mapping; separate such policies with
  * {@code ;}).
  */
@@ -223,10 +226,51 @@ public final class ValueSeparationBenchmark {
       String settingsAfterLoad,
       String settingsAfterUpdate,
       long userBytes,
-      long deviceBytes) {
+      long deviceBytes,
+      double spread) {
     /** Write amplification of load and update together. */
     double totalWa() {
       return (double) deviceBytes / userBytes;
+    }
+
+    /**
+     * The mean of repetitions of one (mix, policy): throughput, amplification and garbage
+     * averaged; settings of the last; spread = the largest relative difference between the
+     * repetitions' load, update or read throughput.
+     */
+    static Row mean(List<Row> rs) {
+      int n = rs.size();
+      Row last = rs.get(n - 1);
+      double spread = 0;
+      for (java.util.function.ToDoubleFunction<Row> f :
+          List.<java.util.function.ToDoubleFunction<Row>>of(Row::loadOps, Row::updateOps, Row::readOps)) {
+        double min = rs.stream().mapToDouble(f).min().orElse(0);
+        double max = rs.stream().mapToDouble(f).max().orElse(0);
+        double avg = rs.stream().mapToDouble(f).average().orElse(0);
+        spread = Math.max(spread, avg == 0 ? 0 : (max - min) / avg);
+      }
+      return new Row(
+          last.mix(),
+          last.policy(),
+          last.keys(),
+          avg(rs, Row::loadOps),
+          avg(rs, Row::loadAckOps),
+          avg(rs, Row::loadWa),
+          avg(rs, Row::updateOps),
+          avg(rs, Row::updateAckOps),
+          avg(rs, Row::updateWa),
+          avg(rs, Row::spaceAmp),
+          avg(rs, Row::blobGarbage),
+          avg(rs, Row::readOps),
+          last.settingsAfterLoad(),
+          last.settingsAfterUpdate(),
+          rs.stream().mapToLong(Row::userBytes).sum(),
+          rs.stream().mapToLong(Row::deviceBytes).sum(),
+          spread);
+    }
+
+    private static double avg(List<Row> rs, java.util.function.ToDoubleFunction<Row> f) {
+      return rs.stream().mapToDouble(f).average().orElse(Double.NaN);
     }
   }
 
@@ -298,7 +342,8 @@ public final class ValueSeparationBenchmark {
           settings(s1),
           settings(s2),
           s2.userBytesWritten(),
-          s2.deviceWriteBytes());
+          s2.deviceWriteBytes(),
+          0);
     } finally {
       BenchData.deleteTree(dir);
     }
@@ -414,6 +459,7 @@ public final class ValueSeparationBenchmark {
     long data = Long.parseLong(opts.getOrDefault("data-mib", "128")) << 20;
     int readSeconds = Integer.parseInt(opts.getOrDefault("read-seconds", "3"));
     boolean scaled = !opts.getOrDefault("lsm-shape", "scaled").equals("stock");
+    int repetitions = Integer.parseInt(opts.getOrDefault("repetitions", "2"));
     ValueSeparationBenchmark bench = new ValueSeparationBenchmark(budget, data, readSeconds, scaled);
     Map<String, Mix> all = mixes();
     String load0 = loadAverage();
@@ -421,19 +467,41 @@ public final class ValueSeparationBenchmark {
     List<Row> rows = new ArrayList<>();
     System.out.printf(Locale.ROOT, "# budget %d MiB, data %d MiB, lsm shape %s, load average %s%n", budget, data >> 20, scaled ? "scaled" : "stock", load0);
     System.out.println("mix\tpolicy\tkeys\tload/s\tloadAck/s\tWA.load\tupd/s\tupdAck/s\tWA.upd\tWA.all\tSA\tgarbage\tread/s\tsettings");
+    // Warm-up, discarded: the first store of a JVM pays for JIT compilation of the whole path.
+    ValueSeparationBenchmark warm = new ValueSeparationBenchmark(budget, 16L << 20, 1, scaled);
+    for (String p : policies) {
+      warm.run(all.get("MD"), policy(p));
+    }
+    System.out.println("# warm-up done");
     for (String m : mixNames) {
       Mix mix = all.get(m);
       if (mix == null) {
         throw new IllegalArgumentException("unknown mix " + m + "; one of " + all.keySet());
       }
+      // Each repetition runs the policies in the opposite order of the one before, so that no
+      // policy always comes first after a mix change.
+      Map<String, List<Row>> reps = new LinkedHashMap<>();
       for (String p : policies) {
-        Row r = bench.run(mix, policy(p));
-        rows.add(r);
-        System.out.printf(
-            Locale.ROOT,
-            "%s\t%s\t%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%s -> %s%n",
-            r.mix(), r.policy(), r.keys(), r.loadOps(), r.loadAckOps(), r.loadWa(), r.updateOps(), r.updateAckOps(),
-            r.updateWa(), r.totalWa(), r.spaceAmp(), r.blobGarbage(), r.readOps(), r.settingsAfterLoad(), r.settingsAfterUpdate());
+        reps.put(p, new ArrayList<>());
+      }
+      for (int rep = 0; rep < repetitions; rep++) {
+        List<String> order = new ArrayList<>(policies);
+        if (rep % 2 == 1) {
+          java.util.Collections.reverse(order);
+        }
+        for (String p : order) {
+          Row r = bench.run(mix, policy(p));
+          reps.get(p).add(r);
+          System.out.printf(
+              Locale.ROOT,
+              "%s\t%s\t%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%s -> %s%n",
+              r.mix(), r.policy(), r.keys(), r.loadOps(), r.loadAckOps(), r.loadWa(), r.updateOps(), r.updateAckOps(),
+              r.updateWa(), r.totalWa(), r.spaceAmp(), r.blobGarbage(), r.readOps(), r.settingsAfterLoad(),
+              r.settingsAfterUpdate());
+        }
+      }
+      for (List<Row> rs : reps.values()) {
+        rows.add(Row.mean(rs));
       }
     }
     double minutes = (System.nanoTime() - start) / 60e9;
@@ -449,7 +517,8 @@ public final class ValueSeparationBenchmark {
           + " -cp jmh-benchmarks/target/benchmarks.jar " + ValueSeparationBenchmark.class.getName() + " " + String.join(" ", args);
       Files.writeString(
           path,
-          ValueSeparationReport.markdown(rows, all, command, budget, data, readSeconds, scaled, minutes, load0, load1));
+          ValueSeparationReport.markdown(
+              rows, all, command, budget, data, readSeconds, scaled, repetitions, minutes, load0, load1));
       System.out.println("wrote " + path);
     }
   }

@@ -31,6 +31,7 @@ final class ValueSeparationReport {
       long dataBytes,
       int readSeconds,
       boolean scaledShape,
+      int repetitions,
       double minutes,
       String loadBefore,
       String loadAfter) {
@@ -50,13 +51,16 @@ final class ValueSeparationReport {
             + "LSM shape %s, WAL on, no fsync |%n",
         budgetMib, budgetMib / 2, dataBytes >> 20, (double) dataBytes / ((long) budgetMib << 19),
         scaledShape ? "scaled to the memtable (level base 4 memtables, SST files of 1 memtable)" : "stock"));
+    sb.append(String.format(Locale.ROOT,
+        "| repetitions | %d per mix and policy, in opposite policy order, after a discarded warm-up; means shown |%n", repetitions));
     sb.append(String.format(Locale.ROOT, "| run time | %.1f min |%n%n", minutes));
     sb.append("Columns: throughput in thousands of operations per second, load and update counted until the store has "
         + "settled (flushed, no compaction running or pending); reads: uniform random point reads from 2 threads for "
         + readSeconds + " s after the updates, each checked. WA: bytes flushes and compactions wrote (SST and blob files, "
         + "garbage collection included, WAL excluded) per byte of keys and values written, for the load, the update phase "
         + "and both. SA: SST + blob bytes after the updates per live byte. Policies: `threshold:N` is `threshold(N)`, "
-        + "`fixed` is `sizeAware().fixed()`, `sizeAware` is the adaptive default.\n\n");
+        + "`fixed` is `sizeAware().fixed()`, `sizeAware` is the adaptive default. Spread: the largest difference between "
+        + "repetitions of the load, update or read throughput, relative to their mean: the noise floor of a comparison.\n\n");
 
     Map<String, List<ValueSeparationBenchmark.Row>> byMix = new LinkedHashMap<>();
     for (ValueSeparationBenchmark.Row r : rows) {
@@ -66,14 +70,16 @@ final class ValueSeparationReport {
       ValueSeparationBenchmark.Mix mix = mixes.get(e.getKey());
       sb.append("## ").append(e.getKey()).append(": ").append(mix.description())
           .append(String.format(Locale.ROOT, ", mean value %.0f B, %d keys%n%n", mix.meanValueBytes(), e.getValue().get(0).keys()));
-      sb.append("| policy | load | update | read | WA load | WA update | WA total | SA | blob garbage | placement after load -> after updates |\n");
-      sb.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+      sb.append("| policy | load | update | read | spread | WA load | WA update | WA total | SA | blob garbage | placement after load -> after updates |\n");
+      sb.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
       for (ValueSeparationBenchmark.Row r : e.getValue()) {
         String settings = r.settingsAfterLoad().equals(r.settingsAfterUpdate())
             ? r.settingsAfterLoad()
             : r.settingsAfterLoad() + " -> " + r.settingsAfterUpdate();
         sb.append("| ").append(r.policy()).append(" | ").append(k(r.loadOps())).append(" | ").append(k(r.updateOps()))
-            .append(" | ").append(k(r.readOps())).append(" | ").append(f2(r.loadWa())).append(" | ").append(f2(r.updateWa()))
+            .append(" | ").append(k(r.readOps()))
+            .append(" | ").append(String.format(Locale.ROOT, "%.0f %%", 100 * r.spread()))
+            .append(" | ").append(f2(r.loadWa())).append(" | ").append(f2(r.updateWa()))
             .append(" | ").append(f2(r.totalWa())).append(" | ").append(f2(r.spaceAmp())).append(" | ")
             .append(f2(r.blobGarbage())).append(" | ").append(settings).append(" |\n");
       }
