@@ -104,6 +104,18 @@ class ExamplesTest {
   }
 
   @Test
+  void largeValuesShouldPutLargeValuesInBlobFilesOnlyUnderValueSeparation() throws Exception {
+    String out = run(LargeValues::main, tmp.resolve("large"));
+
+    String sizeAware = out.lines().filter(l -> l.startsWith("sizeAware ")).findFirst().orElseThrow();
+    String none = out.lines().filter(l -> l.startsWith("none ")).findFirst().orElseThrow();
+    assertTrue(sizeAware.contains("large value 16384 bytes (round 2)"), out);
+    assertTrue(none.contains("large value 16384 bytes (round 2)"), out);
+    assertTrue(sizeAware.matches(".*blob files [1-9][0-9,]* bytes.*"), "large values separated: " + out);
+    assertTrue(none.contains("blob files 0 bytes") && none.endsWith("blobs from never bytes"), "none keeps all inline: " + out);
+  }
+
+  @Test
   void atomicTransferShouldKeepTheTotalAcrossShardsAndThreads() throws Exception {
     Path dir = tmp.resolve("transfer");
     String out = run(AtomicTransfer::main, dir);
@@ -141,7 +153,7 @@ class ExamplesTest {
           .filter(p -> !p.getFileName().toString().equals("package-info.java"))
           .toList();
     }
-    for (String name : List.of("Quickstart", "AsyncPipeline", "Tuning", "OrderedScan", "AtomicTransfer")) {
+    for (String name : List.of("Quickstart", "AsyncPipeline", "Tuning", "OrderedScan", "AtomicTransfer", "LargeValues")) {
       assertTrue(examples.contains(sources.resolve(name + ".java")), name + " in " + examples);
     }
     for (Path p : examples) {

@@ -3,6 +3,7 @@ package io.p2kv.examples.tools;
 import io.p2kv.P2kvException;
 import io.p2kv.examples.AsyncPipeline;
 import io.p2kv.examples.AtomicTransfer;
+import io.p2kv.examples.LargeValues;
 import io.p2kv.examples.OrderedScan;
 import io.p2kv.examples.Quickstart;
 import io.p2kv.examples.Tuning;
@@ -49,6 +50,7 @@ public final class P2kvCli {
         "scan, range, forward and reverse iterators with seek, prefix iterator"));
     EXAMPLES.put("AtomicTransfer", new Example(AtomicTransfer::main,
         "atomic batches across shards from several threads; what a crash keeps"));
+    EXAMPLES.put("LargeValues", new Example(LargeValues::main, "value separation: large values in blob files, small ones inline"));
   }
 
   static String usage() {
