@@ -4,6 +4,7 @@ import io.p2kv.Durability;
 import io.p2kv.KeyValue;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +68,9 @@ public class ScanBenchmark {
 
     @Setup(Level.Trial)
     public void open(Data data) {
+      // Values inline, like the plain-RocksDB baseline (see Stores.open).
       P2kv.Builder b = P2kv.builder().shards(shards).durability(Durability.WAL).readPath(ReadPath.DIRECT)
+          .valueSeparation(ValueSeparation.none())
           .memoryBudgetBytes(Stores.MEMORY_BUDGET_BYTES);
       if (partitioning.equals("range") && shards > 1) {
         List<byte[]> splits = new ArrayList<>();
