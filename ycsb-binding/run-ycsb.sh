@@ -58,6 +58,7 @@ fi
 cleanup() { if [ "$OWN_DATA" = 1 ]; then rm -rf "$DATA"; fi; }
 trap cleanup EXIT
 
+TIMES=$RAW/.times
 COMMANDS=$RAW/commands.txt
 LOADAVG=$RAW/loadavg.txt
 : > "$COMMANDS"
@@ -84,15 +85,32 @@ phase() {
   for p in "$@"; do props+=(-p "$p"); done
   local cmd=("$JAVA" $JVM_OPTS -cp "$CP" site.ycsb.Client "$mode" -db "$(class_of "$label")" -P "$workload"
     -threads "$threads" -p "p2kv.dir=$dir" "${props[@]}" "${SIZE[@]}" "${ops[@]}")
-  echo "$label t=$threads $ph $(cut -d' ' -f1-3 /proc/loadavg)" >> "$LOADAVG"
+  local load
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "${cmd[*]}" >> "$COMMANDS"
   local f=$RAW/$label-t$threads-$ph.txt
-  local start=$SECONDS
+  local start=$SECONDS busy0 ours0 busy1 ours1 wall0 wall1
+  # `times` runs in this shell (not in a $(...) subshell, which would have no children).
+  busy0=$(busy_jiffies); times > "$TIMES"; ours0=$(children_centis); wall0=$(date +%s%N)
   "${cmd[@]}" > "$f" 2>&1 || true
+  busy1=$(busy_jiffies); times > "$TIMES"; ours1=$(children_centis); wall1=$(date +%s%N)
+  # CPU the rest of the machine used meanwhile, in cores (/proc/stat counts 1/100 s per core).
+  local others
+  others=$(awk -v b=$((busy1 - busy0)) -v o=$((ours1 - ours0)) -v w=$((wall1 - wall0)) \
+    'BEGIN { c = (b - o) / 100 / (w / 1e9); printf "%.2f", c < 0 ? 0 : c }')
+  echo "$label t=$threads $ph $load others=$others" >> "$LOADAVG"
   local tput
   tput=$(grep -m1 '^\[OVERALL\], Throughput' "$f" | awk -F', ' '{printf "%.0f", $3}' || true)
-  printf '%-14s t=%-3s %-5s %8s ops/s  (%ds, load %s)\n' "$label" "$threads" "$ph" "${tput:-FAILED}" \
-    $((SECONDS - start)) "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%-14s t=%-3s %-5s %8s ops/s  (%ds, load before %s, other processes %s cores)\n' "$label" "$threads" "$ph" \
+    "${tput:-FAILED}" $((SECONDS - start)) "${load%% *}" "$others"
+}
+
+# Busy CPU time of the whole machine, in 1/100 s (user + nice + system + irq + softirq + steal).
+busy_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+
+# CPU time (user + system) of this script's finished children, in 1/100 s, from `times` output.
+children_centis() {
+  tail -1 "$TIMES" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t * 100 }'
 }
 
 START=$SECONDS
@@ -134,6 +152,7 @@ else
     rm -rf "$DATA/sweep"
   done
 fi
+rm -f "$TIMES"
 echo "took $(( (SECONDS - START) / 60 )) min $(( (SECONDS - START) % 60 )) s" | tee -a "$RAW/meta.txt"
 
 "$JAVA" -cp "$CP" io.p2kv.ycsb.YcsbReport "$OUT/ycsb-raw" "$OUT/YCSB.md"

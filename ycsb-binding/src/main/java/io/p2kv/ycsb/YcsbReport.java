@@ -128,8 +128,11 @@ public final class YcsbReport {
     md.append("## Throughput\n\n");
     md.append("Operations per second as YCSB reports them (`[OVERALL], Throughput(ops/sec)`); the ratio is\n");
     md.append("p2kv / RocksDB from the same run. Targets: 1.5x on LOAD, A, B, C, D, F; 0.8x on E.\n\n");
-    md.append("| workload | threads | p2kv ops/s | RocksDB ops/s | ratio | target | |\n");
-    md.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    md.append("The last column is the CPU every other process on the machine used during the p2kv run and\n");
+    md.append("during the baseline run, in cores: other users' benchmarks and builds compete for the same 2 cores.\n\n");
+    Map<String, String> others = othersByRun(raw.resolve("loadavg.txt"));
+    md.append("| workload | threads | p2kv ops/s | RocksDB ops/s | ratio | target | | other CPU |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
     List<String> problems = new ArrayList<>();
     for (String phase : PHASES) {
       for (int t : threads) {
@@ -142,9 +145,10 @@ public final class YcsbReport {
         double bt = b == null ? Double.NaN : b.output.throughput();
         double ratio = pt / bt;
         String verdict = Double.isNaN(ratio) ? "" : ratio >= target(phase) ? "met" : "**missed**";
-        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %.1fx | %s |%n",
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %.1fx | %s | %s / %s |%n",
             workloadName(phase), t, ops(pt), ops(bt), Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2fx", ratio),
-            target(phase), verdict));
+            target(phase), verdict, others.getOrDefault("p2kv t=" + t + " " + phase, "-"),
+            others.getOrDefault("rocksdb t=" + t + " " + phase, "-")));
         for (Run r : new Run[] {p, b}) {
           if (r != null) {
             for (String problem : r.output.problems(-1, false)) {
@@ -219,32 +223,66 @@ public final class YcsbReport {
     return md.toString();
   }
 
+  /**
+   * Summarises {@code loadavg.txt}: one line per phase, {@code label t=N phase load1 load5 load15
+   * others=C}, where {@code others} is the CPU (in cores) that every other process on the machine
+   * used while the phase ran.
+   */
   static String loadSummary(Path loadavg) throws IOException {
     if (!Files.exists(loadavg)) {
       return "";
     }
-    List<Double> samples = new ArrayList<>();
+    List<Double> loads = new ArrayList<>();
+    List<Double> others = new ArrayList<>();
     for (String line : Files.readAllLines(loadavg)) {
       String[] parts = line.trim().split("\\s+");
       if (parts.length >= 6) {
-        samples.add(Double.parseDouble(parts[parts.length - 3]));
+        loads.add(Double.parseDouble(parts[3]));
+      }
+      if (parts.length >= 7 && parts[6].startsWith("others=")) {
+        others.add(Double.parseDouble(parts[6].substring("others=".length())));
       }
     }
-    if (samples.isEmpty()) {
+    if (loads.isEmpty()) {
       return "";
     }
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT,
+        "Load average (1 minute) before each of the %d phases: %s. It includes the previous phase's own%n"
+            + "threads (waiting p2kv callers yield, so they count as runnable), so it overstates other users.%n",
+        loads.size(), stats(loads)));
+    if (!others.isEmpty()) {
+      sb.append(String.format(Locale.ROOT,
+          "CPU used by every other process on the machine while a phase ran, in cores (of %d): %s.%n",
+          Runtime.getRuntime().availableProcessors(), stats(others)));
+    }
+    return sb.toString();
+  }
+
+  /** {@code "label t=N phase"} to the other processes' CPU during that run. */
+  static Map<String, String> othersByRun(Path loadavg) throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    if (Files.exists(loadavg)) {
+      for (String line : Files.readAllLines(loadavg)) {
+        String[] parts = line.trim().split("\\s+");
+        if (parts.length >= 7 && parts[6].startsWith("others=")) {
+          out.put(parts[0] + " " + parts[1] + " " + parts[2], parts[6].substring("others=".length()));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String stats(List<Double> values) {
     double sum = 0;
     double max = 0;
     double min = Double.MAX_VALUE;
-    for (double s : samples) {
-      sum += s;
-      max = Math.max(max, s);
-      min = Math.min(min, s);
+    for (double v : values) {
+      sum += v;
+      max = Math.max(max, v);
+      min = Math.min(min, v);
     }
-    return String.format(Locale.ROOT,
-        "Load average (1 minute) sampled before each of the %d phases: min %.2f, mean %.2f, max %.2f "
-            + "(the runs themselves load the machine; other users' work shows as load beyond ~2-3).%n",
-        samples.size(), min, sum / samples.size(), max);
+    return String.format(Locale.ROOT, "min %.2f, mean %.2f, max %.2f", min, sum / values.size(), max);
   }
 
   private static String ops(double v) {
