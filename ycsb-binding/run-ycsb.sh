@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# The p2KVS paper's YCSB comparison (Table 1: LOAD, A-F) on this machine: p2kv against one plain
+# RocksDB instance with the same per-instance options, both driven by the real YCSB client
+# (site.ycsb:core 0.17.0), with 8 and 32 client threads, in one run. Writes
+# docs/benchmarks/YCSB.md (throughput, ratio to the baseline, p99 latency per operation, the
+# commands) and keeps YCSB's raw output in docs/benchmarks/ycsb-raw/.
+#
+#   ycsb-binding/run-ycsb.sh                 # the committed comparison (~15-20 min on 2 cores)
+#   QUICK=1 ycsb-binding/run-ycsb.sh         # 200 K records, 100 K operations: checks the script
+#   ycsb-binding/run-ycsb.sh sweep           # p2kv only, shards x read path, 32 threads; writes
+#                                            # docs/benchmarks/ycsb-raw/sweep/ (the report lists it)
+#
+# Environment: JAVA (default java, JDK 17+), THREADS (default "8 32"), DATA (store directories;
+# default a new directory under /tmp, deleted at the end), P2KV_PROPS (p2kv.* settings of the
+# comparison, given to both bindings; see README "YCSB"), REBUILD=1 (rebuild the binding).
+# Each phase is one YCSB JVM; for every phase p2kv runs first and the baseline right after it, so
+# both see the same machine. The load average is sampled before every phase.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MODE=${1:-compare}
+JAVA=${JAVA:-java}
+THREADS=${THREADS:-"8 32"}
+# The one configuration of the committed comparison: p2kv's defaults on this machine (1 shard on
+# 2 cores, maxBatch 32, direct reads), stated explicitly so the report shows them.
+P2KV_PROPS=${P2KV_PROPS:-"p2kv.shards=1 p2kv.readpath=direct p2kv.maxbatch=32 p2kv.sync=false p2kv.memorybudgetmb=512"}
+JVM_OPTS=${JVM_OPTS:-"-Xms1g -Xmx1g"}
+JAR=ycsb-binding/target/p2kv-ycsb-binding.jar
+CP="$JAR:ycsb-binding/target/lib/*"
+WORKLOADS=ycsb-binding/workloads
+OUT=docs/benchmarks
+
+if [ ! -f "$JAR" ] || [ "${REBUILD:-0}" = 1 ]; then
+  # Through the reactor (-am), so the binding runs against the p2kv-core of this checkout.
+  mvn -B -q -DskipTests -pl ycsb-binding -am package
+fi
+
+if [ "${QUICK:-0}" = 1 ]; then
+  SIZE=(-p recordcount=200000)
+  OPS=100000
+else
+  SIZE=()
+  OPS=
+fi
+
+case "$MODE" in
+  compare) RAW=$OUT/ycsb-raw ;;
+  sweep) RAW=$OUT/ycsb-raw/sweep ;;
+  *) echo "usage: $0 [compare|sweep]" >&2; exit 2 ;;
+esac
+rm -rf "$RAW"
+mkdir -p "$RAW"
+OWN_DATA=0
+if [ -z "${DATA:-}" ]; then
+  DATA=$(mktemp -d /tmp/p2kv-ycsb.XXXXXX)
+  OWN_DATA=1
+fi
+cleanup() { if [ "$OWN_DATA" = 1 ]; then rm -rf "$DATA"; fi; }
+trap cleanup EXIT
+
+TIMES=$RAW/.times
+COMMANDS=$RAW/commands.txt
+LOADAVG=$RAW/loadavg.txt
+: > "$COMMANDS"
+: > "$LOADAVG"
+
+class_of() {
+  case $1 in
+    p2kv*) echo io.p2kv.ycsb.P2kvYcsbClient ;;
+    rocksdb) echo io.p2kv.ycsb.RocksDbYcsbClient ;;
+  esac
+}
+
+# phase STORE-LABEL THREADS PHASE(load|a..f) DIR PROPS...
+phase() {
+  local label=$1 threads=$2 ph=$3 dir=$4
+  shift 4
+  local workload=$WORKLOADS/p2kvs-$ph mode=-t
+  [ "$ph" = load ] && mode=-load
+  local ops=()
+  if [ -n "$OPS" ] && [ "$ph" != load ]; then
+    if [ "$ph" = e ]; then ops=(-p operationcount=$((OPS / 6))); else ops=(-p operationcount=$OPS); fi
+  fi
+  local props=()
+  for p in "$@"; do props+=(-p "$p"); done
+  local cmd=("$JAVA" $JVM_OPTS -cp "$CP" site.ycsb.Client "$mode" -db "$(class_of "$label")" -P "$workload"
+    -threads "$threads" -p "p2kv.dir=$dir" "${props[@]}" "${SIZE[@]}" "${ops[@]}")
+  local load
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  echo "${cmd[*]}" >> "$COMMANDS"
+  local f=$RAW/$label-t$threads-$ph.txt
+  local start=$SECONDS busy0 ours0 busy1 ours1 wall0 wall1
+  # `times` runs in this shell (not in a $(...) subshell, which would have no children).
+  busy0=$(busy_jiffies); times > "$TIMES"; ours0=$(children_centis); wall0=$(date +%s%N)
+  "${cmd[@]}" > "$f" 2>&1 || true
+  busy1=$(busy_jiffies); times > "$TIMES"; ours1=$(children_centis); wall1=$(date +%s%N)
+  # CPU the rest of the machine used meanwhile, in cores (/proc/stat counts 1/100 s per core).
+  local others
+  others=$(awk -v b=$((busy1 - busy0)) -v o=$((ours1 - ours0)) -v w=$((wall1 - wall0)) \
+    'BEGIN { c = (b - o) / 100 / (w / 1e9); printf "%.2f", c < 0 ? 0 : c }')
+  echo "$label t=$threads $ph $load others=$others" >> "$LOADAVG"
+  local tput
+  tput=$(grep -m1 '^\[OVERALL\], Throughput' "$f" | awk -F', ' '{printf "%.0f", $3}' || true)
+  printf '%-14s t=%-3s %-5s %8s ops/s  (%ds, load before %s, other processes %s cores)\n' "$label" "$threads" "$ph" \
+    "${tput:-FAILED}" $((SECONDS - start)) "${load%% *}" "$others"
+}
+
+# Busy CPU time of the whole machine, in 1/100 s (user + nice + system + irq + softirq + steal).
+busy_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+
+# CPU time (user + system) of this script's finished children, in 1/100 s, from `times` output.
+children_centis() {
+  tail -1 "$TIMES" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t * 100 }'
+}
+
+START=$SECONDS
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "java: $("$JAVA" -version 2>&1 | head -1)"
+  echo "cpus: $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  echo "memory: $(free -g | awk '/Mem:/ {print $2}') GiB"
+  echo "mode: $MODE$([ "${QUICK:-0}" = 1 ] && echo ' QUICK=1')"
+  echo "threads: $THREADS"
+  echo "jvm: $JVM_OPTS"
+  echo "p2kv properties: $P2KV_PROPS"
+} > "$RAW/meta.txt"
+cat "$RAW/meta.txt"
+
+if [ "$MODE" = compare ]; then
+  for t in $THREADS; do
+    rm -rf "$DATA/p2kv-$t" "$DATA/rocksdb-$t"
+    for ph in load a b c d e f; do
+      # shellcheck disable=SC2086
+      phase p2kv "$t" "$ph" "$DATA/p2kv-$t" $P2KV_PROPS
+      # shellcheck disable=SC2086
+      phase rocksdb "$t" "$ph" "$DATA/rocksdb-$t" $P2KV_PROPS
+    done
+    rm -rf "$DATA/p2kv-$t" "$DATA/rocksdb-$t"
+  done
+else
+  # p2kv alone, 32 threads: shard count x read path on the workloads they can change.
+  for variant in "s1-direct p2kv.shards=1 p2kv.readpath=direct" "s1-worker p2kv.shards=1 p2kv.readpath=worker" \
+    "s2-direct p2kv.shards=2 p2kv.readpath=direct" "s2-worker p2kv.shards=2 p2kv.readpath=worker"; do
+    set -- $variant
+    name=$1
+    shift
+    rm -rf "$DATA/sweep"
+    for ph in load a c e; do
+      phase "p2kv-$name" 32 "$ph" "$DATA/sweep" "$@"
+    done
+    rm -rf "$DATA/sweep"
+  done
+fi
+rm -f "$TIMES"
+echo "took $(( (SECONDS - START) / 60 )) min $(( (SECONDS - START) % 60 )) s" | tee -a "$RAW/meta.txt"
+
+"$JAVA" -cp "$CP" io.p2kv.ycsb.YcsbReport "$OUT/ycsb-raw" "$OUT/YCSB.md"
+echo "wrote $OUT/YCSB.md"

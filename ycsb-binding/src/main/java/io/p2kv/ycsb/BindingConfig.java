@@ -1,0 +1,193 @@
+package io.p2kv.ycsb;
+
+import io.p2kv.Durability;
+import io.p2kv.IdleMode;
+import io.p2kv.Pinning;
+import io.p2kv.ReadPath;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.TreeSet;
+
+/**
+ * The {@code p2kv.*} properties of a YCSB run, parsed and checked in one place. Every other
+ * property belongs to YCSB and is not looked at; an unknown {@code p2kv.*} property is an error
+ * (a typo must not silently fall back to a default). A {@code null} component means "the
+ * library's default".
+ *
+ * <table>
+ *   <caption>Properties</caption>
+ *   <tr><th>property</th><th>default</th><th>applies to</th></tr>
+ *   <tr><td>{@code p2kv.dir}</td><td>required</td><td>both</td></tr>
+ *   <tr><td>{@code p2kv.sync}</td><td>{@code false}</td><td>both: true = {@link Durability#SYNC},
+ *       false = {@link Durability#WAL}</td></tr>
+ *   <tr><td>{@code p2kv.memorybudgetmb}</td><td>512</td><td>both</td></tr>
+ *   <tr><td>{@code p2kv.shards}</td><td>one per two cores, 1 to 8</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.maxbatch}</td><td>32</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.maxbatchbytes}</td><td>65536</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.readpath}</td><td>{@code direct}</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.idlemode}</td><td>{@code park}</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.pinning}</td><td>{@code auto}</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.yieldwaitnanos}</td><td>50000</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.valueseparation}</td><td>reserved</td><td>rejected: not in this
+ *       build</td></tr>
+ * </table>
+ *
+ * @param dir the store directory
+ * @param durability WAL unless {@code p2kv.sync=true}
+ * @param memoryBudgetBytes block cache and memtable budget of the store (or the one instance)
+ * @param shards shard count, or null
+ * @param maxBatch batching limit in operations, or null
+ * @param maxBatchBytes batching limit in payload bytes, or null
+ * @param readPath point-read path, or null
+ * @param idleMode worker idle strategy, or null
+ * @param pinning worker pinning, or null
+ * @param yieldWaitNanos polling window before parking, or null
+ */
+record BindingConfig(
+    Path dir,
+    Durability durability,
+    long memoryBudgetBytes,
+    Integer shards,
+    Integer maxBatch,
+    Long maxBatchBytes,
+    ReadPath readPath,
+    IdleMode idleMode,
+    Pinning pinning,
+    Long yieldWaitNanos) {
+
+  static final String DIR = "p2kv.dir";
+  static final String SYNC = "p2kv.sync";
+  static final String MEMORY_BUDGET_MB = "p2kv.memorybudgetmb";
+  static final String SHARDS = "p2kv.shards";
+  static final String MAX_BATCH = "p2kv.maxbatch";
+  static final String MAX_BATCH_BYTES = "p2kv.maxbatchbytes";
+  static final String READ_PATH = "p2kv.readpath";
+  static final String IDLE_MODE = "p2kv.idlemode";
+  static final String PINNING = "p2kv.pinning";
+  static final String YIELD_WAIT_NANOS = "p2kv.yieldwaitnanos";
+  /** Reserved for the value-separation policy, which this build does not contain. */
+  static final String VALUE_SEPARATION = "p2kv.valueseparation";
+
+  /** Every property this binding knows, reserved ones included. */
+  static final List<String> KNOWN =
+      List.of(
+          DIR,
+          SYNC,
+          MEMORY_BUDGET_MB,
+          SHARDS,
+          MAX_BATCH,
+          MAX_BATCH_BYTES,
+          READ_PATH,
+          IDLE_MODE,
+          PINNING,
+          YIELD_WAIT_NANOS,
+          VALUE_SEPARATION);
+
+  /** p2kv's default memory budget, given explicitly to both stores so that they match. */
+  static final long DEFAULT_MEMORY_BUDGET_MB = 512;
+
+  /**
+   * Parses the {@code p2kv.*} properties.
+   *
+   * @param props YCSB's properties (workload files and {@code -p} merged)
+   * @return the configuration
+   * @throws IllegalArgumentException naming the property, if one is unknown, missing, malformed
+   *     or out of range, or if {@code p2kv.valueseparation} is given
+   */
+  static BindingConfig parse(Properties props) {
+    TreeSet<String> unknown = new TreeSet<>();
+    for (String name : props.stringPropertyNames()) {
+      if (name.startsWith("p2kv.") && !KNOWN.contains(name)) {
+        unknown.add(name);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("unknown p2kv properties " + unknown + "; known: " + KNOWN);
+    }
+    String separation = props.getProperty(VALUE_SEPARATION);
+    if (separation != null) {
+      throw new IllegalArgumentException(
+          VALUE_SEPARATION + "=" + separation + ": value separation is not available in this build"
+              + " (the property name is reserved for the value-separation policy); remove the property");
+    }
+    String dir = trimmed(props, DIR);
+    if (dir == null || dir.isEmpty()) {
+      throw new IllegalArgumentException(DIR + " is required: the store directory");
+    }
+    return new BindingConfig(
+        Path.of(dir).toAbsolutePath().normalize(),
+        parseBoolean(props, SYNC, false) ? Durability.SYNC : Durability.WAL,
+        parseLong(props, MEMORY_BUDGET_MB, 16, 1L << 20, DEFAULT_MEMORY_BUDGET_MB) << 20,
+        intOrNull(props, SHARDS, 1, 1024),
+        intOrNull(props, MAX_BATCH, 1, 4096),
+        longOrNull(props, MAX_BATCH_BYTES, 1, Long.MAX_VALUE),
+        enumOrNull(props, READ_PATH, ReadPath.class),
+        enumOrNull(props, IDLE_MODE, IdleMode.class),
+        enumOrNull(props, PINNING, Pinning.class),
+        longOrNull(props, YIELD_WAIT_NANOS, 0, 10_000_000L));
+  }
+
+  private static String trimmed(Properties props, String name) {
+    String v = props.getProperty(name);
+    return v == null ? null : v.trim();
+  }
+
+  private static boolean parseBoolean(Properties props, String name, boolean dflt) {
+    String v = trimmed(props, name);
+    if (v == null) {
+      return dflt;
+    }
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException(name + " must be true or false: " + v);
+    };
+  }
+
+  private static long parseLong(Properties props, String name, long min, long max, long dflt) {
+    Long v = longOrNull(props, name, min, max);
+    return v == null ? dflt : v;
+  }
+
+  private static Long longOrNull(Properties props, String name, long min, long max) {
+    String v = trimmed(props, name);
+    if (v == null) {
+      return null;
+    }
+    long n;
+    try {
+      n = Long.parseLong(v.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be an integer: " + v, e);
+    }
+    if (n < min || n > max) {
+      throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ": " + v);
+    }
+    return n;
+  }
+
+  private static Integer intOrNull(Properties props, String name, int min, int max) {
+    Long v = longOrNull(props, name, min, max);
+    return v == null ? null : v.intValue();
+  }
+
+  private static <E extends Enum<E>> E enumOrNull(Properties props, String name, Class<E> type) {
+    String v = trimmed(props, name);
+    if (v == null) {
+      return null;
+    }
+    String constant = v.toUpperCase(Locale.ROOT).replace('-', '_');
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equals(constant)) {
+        return e;
+      }
+    }
+    StringBuilder allowed = new StringBuilder();
+    for (E e : type.getEnumConstants()) {
+      allowed.append(allowed.length() == 0 ? "" : ", ").append(e.name().toLowerCase(Locale.ROOT));
+    }
+    throw new IllegalArgumentException(name + " must be one of " + allowed + ": " + v);
+  }
+}

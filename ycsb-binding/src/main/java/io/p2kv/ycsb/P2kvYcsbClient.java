@@ -1,0 +1,102 @@
+package io.p2kv.ycsb;
+
+import io.p2kv.KeyValue;
+import io.p2kv.P2kv;
+import java.util.List;
+
+/**
+ * The YCSB binding of p2kv: {@code site.ycsb.Client -db io.p2kv.ycsb.P2kvYcsbClient -p
+ * p2kv.dir=/path ...}.
+ *
+ * <p>YCSB creates one instance per client thread; all instances of one {@code p2kv.dir} share one
+ * open store, opened by the first {@code init()} and closed by the last {@code cleanup()}. Every
+ * operation uses p2kv's synchronous API (a YCSB thread blocks per operation anyway), so concurrent
+ * YCSB threads are what fills the shard queues that the workers batch. Keys are YCSB's key strings
+ * as UTF-8 bytes, records use the {@link RecordCodec} encoding, and the operations' semantics are
+ * described in {@code StoreYcsbClient}; scans merge every shard's part in key order.
+ *
+ * <p>Properties ({@code p2kv.*}; any other {@code p2kv.} name is an error): {@code p2kv.dir}
+ * (required), {@code p2kv.shards}, {@code p2kv.maxbatch}, {@code p2kv.maxbatchbytes}, {@code
+ * p2kv.sync} ({@code true}: {@code Durability.SYNC}, {@code false}: {@code Durability.WAL}),
+ * {@code p2kv.readpath} ({@code direct}, {@code worker}), {@code p2kv.idlemode} ({@code park},
+ * {@code backoff}, {@code yield}, {@code busy_spin}), {@code p2kv.pinning} ({@code auto}, {@code
+ * always}, {@code never}), {@code p2kv.yieldwaitnanos}, {@code p2kv.memorybudgetmb}. Unset ones
+ * take p2kv's defaults. {@code p2kv.valueseparation} is reserved and refused: value separation is
+ * not in this build.
+ */
+public final class P2kvYcsbClient extends StoreYcsbClient {
+  private static final SharedStores STORES = new SharedStores("p2kv");
+
+  /** Called by YCSB, once per client thread. */
+  public P2kvYcsbClient() {}
+
+  @Override
+  SharedStores stores() {
+    return STORES;
+  }
+
+  static SharedStores registry() {
+    return STORES;
+  }
+
+  @Override
+  YcsbStore open(BindingConfig c) {
+    P2kv.Builder b = P2kv.builder().durability(c.durability()).memoryBudgetBytes(c.memoryBudgetBytes());
+    if (c.shards() != null) {
+      b.shards(c.shards());
+    }
+    if (c.maxBatch() != null) {
+      b.maxBatch(c.maxBatch());
+    }
+    if (c.maxBatchBytes() != null) {
+      b.maxBatchBytes(c.maxBatchBytes());
+    }
+    if (c.readPath() != null) {
+      b.readPath(c.readPath());
+    }
+    if (c.idleMode() != null) {
+      b.idleMode(c.idleMode());
+    }
+    if (c.pinning() != null) {
+      b.pinning(c.pinning());
+    }
+    if (c.yieldWaitNanos() != null) {
+      b.yieldWaitNanos(c.yieldWaitNanos());
+    }
+    return new Store(b.open(c.dir()));
+  }
+
+  /** p2kv behind the binding's store interface. */
+  private static final class Store extends YcsbStore {
+    private final P2kv p2kv;
+
+    Store(P2kv p2kv) {
+      this.p2kv = p2kv;
+    }
+
+    @Override
+    byte[] get(byte[] key) {
+      return p2kv.get(key);
+    }
+
+    @Override
+    void put(byte[] key, byte[] value) {
+      p2kv.put(key, value);
+    }
+
+    @Override
+    void delete(byte[] key) {
+      p2kv.delete(key);
+    }
+
+    @Override
+    List<KeyValue> scan(byte[] start, int limit) {
+      return p2kv.scan(start, limit);
+    }
+
+    @Override
+    public void close() {
+      p2kv.close();
+    }
+  }
+}
