@@ -108,6 +108,15 @@ phase() {
   # `times` runs in this shell (not in a $(...) subshell, which would have no children).
   busy0=$(busy_jiffies); times > "$TIMES"; ours0=$(children_centis); wall0=$(date +%s%N)
   "${cmd[@]}" > "$f" 2>&1 || true
+  if ! grep -q '^\[OVERALL\]' "$f"; then
+    # The JVM died before reporting (killed from outside: this machine is shared). Run the phase
+    # again once, from a fresh store for a load; the report lists the retry.
+    mv "$f" "$f.failed"
+    echo "retry: $label t=$threads $ph r=$round died before [OVERALL]" | tee -a "$RAW/retries.txt"
+    if [ "$ph" = load ]; then rm -rf "$dir"; fi
+    busy0=$(busy_jiffies); times > "$TIMES"; ours0=$(children_centis); wall0=$(date +%s%N)
+    "${cmd[@]}" > "$f" 2>&1 || true
+  fi
   busy1=$(busy_jiffies); times > "$TIMES"; ours1=$(children_centis); wall1=$(date +%s%N)
   # CPU the rest of the machine used meanwhile, in cores (/proc/stat counts 1/100 s per core).
   local others
@@ -136,10 +145,16 @@ START=$SECONDS
   echo "cpus: $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
   echo "memory: $(free -g | awk '/Mem:/ {print $2}') GiB"
   echo "mode: $MODE$([ "${QUICK:-0}" = 1 ] && echo ' QUICK=1')"
-  echo "threads: $THREADS"
-  echo "rounds: $([ "$MODE" = compare ] && echo "$ROUNDS" || echo 1)"
+  if [ "$MODE" = compare ]; then
+    echo "threads: $THREADS"
+    echo "rounds: $ROUNDS"
+    echo "p2kv properties: $P2KV_PROPS"
+  else
+    echo "threads: 32"
+    echo "rounds: 1"
+    echo "p2kv properties: per variant (see the script)"
+  fi
   echo "jvm: $JVM_OPTS"
-  echo "p2kv properties: $P2KV_PROPS"
 } > "$RAW/meta.txt"
 cat "$RAW/meta.txt"
 

@@ -229,6 +229,15 @@ public final class YcsbReport {
       }
     }
     md.append("\n## Errors\n\n");
+    Path retries = raw.resolve("retries.txt");
+    if (Files.exists(retries)) {
+      md.append("Phases whose JVM died before reporting and that ran again (the failed output is kept as\n");
+      md.append("`*.txt.failed`):\n\n");
+      for (String line : Files.readAllLines(retries)) {
+        md.append("- ").append(line).append('\n');
+      }
+      md.append('\n');
+    }
     if (problems.isEmpty()) {
       md.append("None: every operation of every run returned OK.\n");
     } else {
