@@ -5,22 +5,27 @@
 # docs/benchmarks/YCSB.md (throughput, ratio to the baseline, p99 latency per operation, the
 # commands) and keeps YCSB's raw output in docs/benchmarks/ycsb-raw/.
 #
-#   ycsb-binding/run-ycsb.sh                 # the committed comparison (~15-20 min on 2 cores)
-#   QUICK=1 ycsb-binding/run-ycsb.sh         # 200 K records, 100 K operations: checks the script
-#   ycsb-binding/run-ycsb.sh sweep           # p2kv only, shards x read path, 32 threads; writes
+#   ycsb-binding/run-ycsb.sh                 # the committed comparison (~15 min on 2 idle cores)
+#   QUICK=1 ycsb-binding/run-ycsb.sh         # 200 K records, 100 K operations: checks the script (~1 min)
+#   ycsb-binding/run-ycsb.sh sweep           # p2kv only, shards x read path x idling, 32 threads (~8 min); writes
 #                                            # docs/benchmarks/ycsb-raw/sweep/ (the report lists it)
 #
-# Environment: JAVA (default java, JDK 17+), THREADS (default "8 32"), DATA (store directories;
+# Environment: JAVA (default java, JDK 17+), THREADS (default "8 32"), ROUNDS (default 3: the whole
+# sequence, fresh stores each time, so the report gives medians and the spread), DATA (store directories;
 # default a new directory under /tmp, deleted at the end), P2KV_PROPS (p2kv.* settings of the
 # comparison, given to both bindings; see README "YCSB"), REBUILD=1 (rebuild the binding).
-# Each phase is one YCSB JVM; for every phase p2kv runs first and the baseline right after it, so
-# both see the same machine. The load average is sampled before every phase.
+# On this 2-core VM one run of a phase varies by 15-30 % from the next (CPU speed of the shared
+# host, scheduling of 8-32 threads on 2 cores), hence the rounds. Each phase is one YCSB JVM; for
+# every phase p2kv runs first and the baseline right after it, so both see the same machine. Before each run phase both stores are settled (io.p2kv.ycsb.Settle:
+# flush, wait for pending compactions), so no phase pays for the previous one's background work.
+# The load average before each phase and the CPU other processes use during it are recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MODE=${1:-compare}
 JAVA=${JAVA:-java}
 THREADS=${THREADS:-"8 32"}
+ROUNDS=${ROUNDS:-3}
 # The one configuration of the committed comparison: p2kv's defaults on this machine (1 shard on
 # 2 cores, maxBatch 32, direct reads), stated explicitly so the report shows them.
 P2KV_PROPS=${P2KV_PROPS:-"p2kv.shards=1 p2kv.readpath=direct p2kv.maxbatch=32 p2kv.sync=false p2kv.memorybudgetmb=512"}
@@ -71,38 +76,57 @@ class_of() {
   esac
 }
 
-# phase STORE-LABEL THREADS PHASE(load|a..f) DIR PROPS...
+# settle STORE-LABEL DIR PROPS...: flush and wait for compactions (io.p2kv.ycsb.Settle) so that
+# the next phase does not pay for the previous one's background work.
+settle() {
+  local label=$1 dir=$2
+  shift 2
+  local cmd=("$JAVA" $JVM_OPTS -cp "$CP" io.p2kv.ycsb.Settle "$(class_of "$label")" "p2kv.dir=$dir" "$@")
+  echo "${cmd[*]}" >> "$COMMANDS"
+  echo "$label $(basename "$dir"): $("${cmd[@]}" 2>&1 | grep '^settled' || echo 'settle FAILED')" >> "$RAW/settle.txt"
+}
+
+# phase STORE-LABEL THREADS PHASE(load|a..f) ROUND DIR PROPS...
 phase() {
-  local label=$1 threads=$2 ph=$3 dir=$4
-  shift 4
+  local label=$1 threads=$2 ph=$3 round=$4 dir=$5
+  shift 5
   local workload=$WORKLOADS/p2kvs-$ph mode=-t
   [ "$ph" = load ] && mode=-load
   local ops=()
   if [ -n "$OPS" ] && [ "$ph" != load ]; then
     if [ "$ph" = e ]; then ops=(-p operationcount=$((OPS / 6))); else ops=(-p operationcount=$OPS); fi
   fi
-  local props=()
-  for p in "$@"; do props+=(-p "$p"); done
+  local props=() prop
+  for prop in "$@"; do props+=(-p "$prop"); done
   local cmd=("$JAVA" $JVM_OPTS -cp "$CP" site.ycsb.Client "$mode" -db "$(class_of "$label")" -P "$workload"
     -threads "$threads" -p "p2kv.dir=$dir" "${props[@]}" "${SIZE[@]}" "${ops[@]}")
   local load
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "${cmd[*]}" >> "$COMMANDS"
-  local f=$RAW/$label-t$threads-$ph.txt
+  local f=$RAW/$label-t$threads-$ph-r$round.txt
   local start=$SECONDS busy0 ours0 busy1 ours1 wall0 wall1
   # `times` runs in this shell (not in a $(...) subshell, which would have no children).
   busy0=$(busy_jiffies); times > "$TIMES"; ours0=$(children_centis); wall0=$(date +%s%N)
   "${cmd[@]}" > "$f" 2>&1 || true
+  if ! grep -q '^\[OVERALL\]' "$f"; then
+    # The JVM died before reporting (killed from outside: this machine is shared). Run the phase
+    # again once, from a fresh store for a load; the report lists the retry.
+    mv "$f" "$f.failed"
+    echo "retry: $label t=$threads $ph r=$round died before [OVERALL]" | tee -a "$RAW/retries.txt"
+    if [ "$ph" = load ]; then rm -rf "$dir"; fi
+    busy0=$(busy_jiffies); times > "$TIMES"; ours0=$(children_centis); wall0=$(date +%s%N)
+    "${cmd[@]}" > "$f" 2>&1 || true
+  fi
   busy1=$(busy_jiffies); times > "$TIMES"; ours1=$(children_centis); wall1=$(date +%s%N)
   # CPU the rest of the machine used meanwhile, in cores (/proc/stat counts 1/100 s per core).
   local others
   others=$(awk -v b=$((busy1 - busy0)) -v o=$((ours1 - ours0)) -v w=$((wall1 - wall0)) \
     'BEGIN { c = (b - o) / 100 / (w / 1e9); printf "%.2f", c < 0 ? 0 : c }')
-  echo "$label t=$threads $ph $load others=$others" >> "$LOADAVG"
+  echo "$label t=$threads $ph r=$round $load others=$others" >> "$LOADAVG"
   local tput
   tput=$(grep -m1 '^\[OVERALL\], Throughput' "$f" | awk -F', ' '{printf "%.0f", $3}' || true)
-  printf '%-14s t=%-3s %-5s %8s ops/s  (%ds, load before %s, other processes %s cores)\n' "$label" "$threads" "$ph" \
-    "${tput:-FAILED}" $((SECONDS - start)) "${load%% *}" "$others"
+  printf '%-14s t=%-3s %-5s r%s %8s ops/s  (%ds, load before %s, other processes %s cores)\n' "$label" "$threads" \
+    "$ph" "$round" "${tput:-FAILED}" $((SECONDS - start)) "${load%% *}" "$others"
 }
 
 # Busy CPU time of the whole machine, in 1/100 s (user + nice + system + irq + softirq + steal).
@@ -121,33 +145,53 @@ START=$SECONDS
   echo "cpus: $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
   echo "memory: $(free -g | awk '/Mem:/ {print $2}') GiB"
   echo "mode: $MODE$([ "${QUICK:-0}" = 1 ] && echo ' QUICK=1')"
-  echo "threads: $THREADS"
+  if [ "$MODE" = compare ]; then
+    echo "threads: $THREADS"
+    echo "rounds: $ROUNDS"
+    echo "p2kv properties: $P2KV_PROPS"
+  else
+    echo "threads: 32"
+    echo "rounds: 1"
+    echo "p2kv properties: per variant (see the script)"
+  fi
   echo "jvm: $JVM_OPTS"
-  echo "p2kv properties: $P2KV_PROPS"
 } > "$RAW/meta.txt"
 cat "$RAW/meta.txt"
 
 if [ "$MODE" = compare ]; then
   for t in $THREADS; do
-    rm -rf "$DATA/p2kv-$t" "$DATA/rocksdb-$t"
-    for ph in load a b c d e f; do
-      # shellcheck disable=SC2086
-      phase p2kv "$t" "$ph" "$DATA/p2kv-$t" $P2KV_PROPS
-      # shellcheck disable=SC2086
-      phase rocksdb "$t" "$ph" "$DATA/rocksdb-$t" $P2KV_PROPS
+    for round in $(seq 1 "$ROUNDS"); do
+      pdir=$DATA/p2kv-$t
+      rdir=$DATA/rocksdb-$t
+      rm -rf "$pdir" "$rdir"
+      for ph in load a b c d e f; do
+        if [ "$ph" != load ]; then
+          # shellcheck disable=SC2086
+          settle p2kv "$pdir" $P2KV_PROPS
+          # shellcheck disable=SC2086
+          settle rocksdb "$rdir" $P2KV_PROPS
+        fi
+        # shellcheck disable=SC2086
+        phase p2kv "$t" "$ph" "$round" "$pdir" $P2KV_PROPS
+        # shellcheck disable=SC2086
+        phase rocksdb "$t" "$ph" "$round" "$rdir" $P2KV_PROPS
+      done
+      rm -rf "$pdir" "$rdir"
     done
-    rm -rf "$DATA/p2kv-$t" "$DATA/rocksdb-$t"
   done
 else
-  # p2kv alone, 32 threads: shard count x read path on the workloads they can change.
+  # p2kv alone, 32 threads, one round: shard count x read path, and workers and callers that keep
+  # polling (yielding) for 1 ms instead of parking after 50 us.
   for variant in "s1-direct p2kv.shards=1 p2kv.readpath=direct" "s1-worker p2kv.shards=1 p2kv.readpath=worker" \
-    "s2-direct p2kv.shards=2 p2kv.readpath=direct" "s2-worker p2kv.shards=2 p2kv.readpath=worker"; do
+    "s2-direct p2kv.shards=2 p2kv.readpath=direct" "s2-worker p2kv.shards=2 p2kv.readpath=worker" \
+    "s1-direct-yield p2kv.shards=1 p2kv.readpath=direct p2kv.idlemode=yield p2kv.yieldwaitnanos=1000000"; do
     set -- $variant
     name=$1
     shift
     rm -rf "$DATA/sweep"
-    for ph in load a c e; do
-      phase "p2kv-$name" 32 "$ph" "$DATA/sweep" "$@"
+    for ph in load a b c d e f; do
+      if [ "$ph" != load ]; then settle "p2kv-$name" "$DATA/sweep" "$@"; fi
+      phase "p2kv-$name" 32 "$ph" 1 "$DATA/sweep" "$@"
     done
     rm -rf "$DATA/sweep"
   done
@@ -155,5 +199,5 @@ fi
 rm -f "$TIMES"
 echo "took $(( (SECONDS - START) / 60 )) min $(( (SECONDS - START) % 60 )) s" | tee -a "$RAW/meta.txt"
 
-"$JAVA" -cp "$CP" io.p2kv.ycsb.YcsbReport "$OUT/ycsb-raw" "$OUT/YCSB.md"
+"$JAVA" -cp "$CP" io.p2kv.ycsb.YcsbReport "$OUT/ycsb-raw" "$OUT/YCSB.md" "$WORKLOADS"
 echo "wrote $OUT/YCSB.md"

@@ -2,6 +2,7 @@ package io.p2kv.ycsb;
 
 import io.p2kv.KeyValue;
 import io.p2kv.P2kv;
+import io.p2kv.ShardStats;
 import java.util.List;
 
 /**
@@ -92,6 +93,20 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
     @Override
     List<KeyValue> scan(byte[] start, int limit) {
       return p2kv.scan(start, limit);
+    }
+
+    @Override
+    void flush() {
+      p2kv.flush();
+    }
+
+    @Override
+    long pendingCompactionBytes() {
+      long sum = 0;
+      for (ShardStats shard : p2kv.stats().shards()) {
+        sum += Math.max(0, shard.pendingCompactionBytes());
+      }
+      return sum;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.p2kv.ycsb;
 import io.p2kv.KeyValue;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineIterator;
+import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -93,6 +94,16 @@ public final class RocksDbYcsbClient extends StoreYcsbClient {
         }
       }
       return out;
+    }
+
+    @Override
+    void flush() {
+      engine.flush();
+    }
+
+    @Override
+    long pendingCompactionBytes() {
+      return Math.max(0, engine.property(EngineProperty.PENDING_COMPACTION_BYTES));
     }
 
     /** Engine first, then the shared resources it uses (the factory's documented order). */

@@ -5,49 +5,65 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * Renders {@code docs/benchmarks/YCSB.md} from the raw YCSB output that {@code
- * ycsb-binding/run-ycsb.sh} keeps: one file per store, thread count and phase ({@code
- * p2kv-t32-a.txt}), plus {@code meta.txt}, {@code loadavg.txt}, {@code commands.txt} and an
- * optional {@code sweep/} directory of the same shape. A hand-written block between {@value
- * #NOTES_BEGIN} and {@value #NOTES_END} in an existing report is kept.
+ * ycsb-binding/run-ycsb.sh} keeps: one file per store, thread count, phase and round ({@code
+ * p2kv-t32-a-r2.txt}), plus {@code meta.txt}, {@code loadavg.txt}, {@code settle.txt}, {@code
+ * commands.txt} and an optional {@code sweep/} directory of the same shape. Rounds are summarised
+ * by their median; the ratio is the ratio of the medians, and the spread of the per-round ratios
+ * (round i of p2kv against round i of the baseline, run back to back) is shown beside it. A
+ * hand-written block between {@value #NOTES_BEGIN} and {@value #NOTES_END} in an existing report
+ * is kept.
  *
- * <pre>{@code java -cp ... io.p2kv.ycsb.YcsbReport docs/benchmarks/ycsb-raw docs/benchmarks/YCSB.md}</pre>
+ * <pre>{@code java -cp ... io.p2kv.ycsb.YcsbReport docs/benchmarks/ycsb-raw docs/benchmarks/YCSB.md ycsb-binding/workloads}</pre>
  */
 public final class YcsbReport {
   static final String NOTES_BEGIN = "<!-- notes: kept when the report is regenerated -->";
   static final String NOTES_END = "<!-- /notes -->";
 
-  private static final Pattern RAW_FILE = Pattern.compile("^(.+)-t(\\d+)-(load|[a-f])\\.txt$");
+  private static final Pattern RAW_FILE = Pattern.compile("^(.+)-t(\\d+)-(load|[a-f])(?:-r(\\d+))?\\.txt$");
   private static final List<String> PHASES = List.of("load", "a", "b", "c", "d", "e", "f");
+  private static final Map<String, String> WHAT =
+      Map.of(
+          "load", "100% insert, hashed (uniform) key order",
+          "a", "50% update (read, merge, write) / 50% read, Zipfian",
+          "b", "5% update / 95% read, Zipfian",
+          "c", "100% read, Zipfian",
+          "d", "5% insert / 95% read, latest",
+          "e", "5% insert / 95% scan of 1-100 records, uniform",
+          "f", "50% read-modify-write / 50% read, Zipfian");
 
   private YcsbReport() {}
 
-  /** One YCSB run: store label, client threads, phase. */
-  record Run(String label, int threads, String phase, YcsbOutput output) {}
+  /** One YCSB run: store label, client threads, phase, round. */
+  record Run(String label, int threads, String phase, int round, YcsbOutput output) {}
 
   /**
    * Writes the report.
    *
-   * @param args raw directory, report file
+   * @param args raw directory, report file, workload directory
    * @throws IOException if reading or writing fails
    */
   public static void main(String[] args) throws IOException {
-    if (args.length != 2) {
-      System.err.println("usage: YcsbReport <raw-dir> <report.md>");
+    if (args.length != 3) {
+      System.err.println("usage: YcsbReport <raw-dir> <report.md> <workloads-dir>");
       System.exit(2);
     }
     Path raw = Path.of(args[0]);
     Path report = Path.of(args[1]);
+    Path workloads = Path.of(args[2]);
     String notes = null;
     if (Files.exists(report)) {
       String old = Files.readString(report);
@@ -57,7 +73,7 @@ public final class YcsbReport {
         notes = old.substring(b, e + NOTES_END.length());
       }
     }
-    Files.writeString(report, render(raw, notes), StandardCharsets.UTF_8);
+    Files.writeString(report, render(raw, workloads, notes), StandardCharsets.UTF_8);
   }
 
   static List<Run> runs(Path dir) throws IOException {
@@ -69,20 +85,32 @@ public final class YcsbReport {
       for (Path f : files.sorted().toList()) {
         Matcher m = RAW_FILE.matcher(f.getFileName().toString());
         if (m.matches()) {
-          runs.add(new Run(m.group(1), Integer.parseInt(m.group(2)), m.group(3), new YcsbOutput(Files.readString(f))));
+          int round = m.group(4) == null ? 1 : Integer.parseInt(m.group(4));
+          runs.add(new Run(m.group(1), Integer.parseInt(m.group(2)), m.group(3), round, new YcsbOutput(Files.readString(f))));
         }
       }
     }
+    runs.sort((x, y) -> Integer.compare(x.round, y.round));
     return runs;
   }
 
-  static Run find(List<Run> runs, String label, int threads, String phase) {
+  /** The rounds of one store, thread count and phase, in round order. */
+  static List<Run> rounds(List<Run> runs, String label, int threads, String phase) {
+    List<Run> out = new ArrayList<>();
     for (Run r : runs) {
       if (r.label.equals(label) && r.threads == threads && r.phase.equals(phase)) {
-        return r;
+        out.add(r);
       }
     }
-    return null;
+    return out;
+  }
+
+  static double median(List<Run> runs, ToDoubleFunction<Run> metric) {
+    double[] v = runs.stream().mapToDouble(metric).filter(d -> !Double.isNaN(d)).sorted().toArray();
+    if (v.length == 0) {
+      return Double.NaN;
+    }
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 
   static String workloadName(String phase) {
@@ -93,7 +121,23 @@ public final class YcsbReport {
     return phase.equals("e") ? 0.8 : 1.5;
   }
 
-  static String render(Path raw, String notes) throws IOException {
+  static Properties workload(Path dir, String phase) throws IOException {
+    Properties p = new Properties();
+    Path f = dir.resolve("p2kvs-" + phase);
+    if (Files.exists(f)) {
+      try (var in = Files.newBufferedReader(f)) {
+        p.load(in);
+      }
+    }
+    return p;
+  }
+
+  private static String count(Properties p, String name) {
+    String v = p.getProperty(name);
+    return v == null ? "?" : String.format(Locale.ROOT, "%,d", Long.parseLong(v.trim()));
+  }
+
+  static String render(Path raw, Path workloads, String notes) throws IOException {
     List<Run> runs = runs(raw);
     StringBuilder md = new StringBuilder();
     md.append("# YCSB: p2kv against plain RocksDB\n\n");
@@ -101,77 +145,80 @@ public final class YcsbReport {
     md.append("kept in [`ycsb-raw/`](ycsb-raw/). The workloads are the p2KVS paper's Table 1 (EuroSys '22),\n");
     md.append("scaled to this machine: `ycsb-binding/workloads/p2kvs-*`.\n\n");
     md.append("```\n").append(readOr(raw.resolve("meta.txt"), "(no meta.txt)")).append("```\n\n");
+    md.append(loadSummary(raw.resolve("loadavg.txt"))).append('\n');
 
-    md.append(loadSummary(raw.resolve("loadavg.txt")));
-    md.append("\n");
-
-    md.append("| workload | what (Table 1) | records / operations (workload files; `QUICK=1` runs override them, see above) |\n");
-    md.append("| --- | --- | --- |\n");
-    md.append("| LOAD | 100% insert, hashed (uniform) order | 2 M records of ~128 B (23 B key + 105 B record) |\n");
-    md.append("| A | 50% update (read + merge + write) / 50% read, Zipfian | 1 M |\n");
-    md.append("| B | 5% update / 95% read, Zipfian | 1 M |\n");
-    md.append("| C | 100% read, Zipfian | 1 M |\n");
-    md.append("| D | 5% insert / 95% read, latest | 1 M |\n");
-    md.append("| E | 5% insert / 95% scan of 1-100 records, uniform | 166,667 (1/6, as in the paper) |\n");
-    md.append("| F | 50% read-modify-write / 50% read, Zipfian | 1 M |\n\n");
-    md.append("Phases run in that order on one store per binding and thread count (D and E add records). For\n");
-    md.append("each phase p2kv runs first and the baseline right after it. The baseline is one RocksDB instance\n");
-    md.append("opened with exactly the options of a p2kv shard (`RocksDbYcsbClient`), same record encoding,\n");
-    md.append("same update merge and per-key update lock.\n\n");
+    md.append("| workload | what (Table 1) | records | operations |\n| --- | --- | ---: | ---: |\n");
+    for (String phase : PHASES) {
+      Properties w = workload(workloads, phase);
+      md.append("| ").append(workloadName(phase)).append(" | ").append(WHAT.get(phase)).append(" | ")
+          .append(count(w, "recordcount")).append(" | ")
+          .append(phase.equals("load") ? "-" : count(w, "operationcount")).append(" |\n");
+    }
+    md.append("\nA record is one 96-byte field: a ~23-byte key (`user` + up to 19 digits) and 105 encoded bytes,\n");
+    md.append("~128 B as in the paper. E runs 1/6 of the operations of the others, as in the paper (20 M vs.\n");
+    md.append("120 M). `QUICK=1` runs override the counts (see the settings above).\n\n");
+    md.append("Each round loads a fresh store per binding and thread count, then runs A to F in that order on it\n");
+    md.append("(D and E add records), each phase a fresh YCSB JVM; for each phase p2kv runs first and the\n");
+    md.append("baseline right after it. Before each run phase (A-F) both stores are settled\n");
+    md.append("(`io.p2kv.ycsb.Settle`: open, flush, wait until RocksDB estimates no pending compaction, close;\n");
+    md.append("[`ycsb-raw/settle.txt`](ycsb-raw/settle.txt)), so that on 2 cores no phase pays for the previous\n");
+    md.append("one's compactions. The baseline is one RocksDB instance opened with exactly the options of a\n");
+    md.append("p2kv shard (`RocksDbYcsbClient`): same record encoding, same update merge and per-key update\n");
+    md.append("lock, same block cache and memtable budget.\n\n");
 
     TreeSet<Integer> threads = new TreeSet<>();
+    int maxRound = 0;
     for (Run r : runs) {
       if (r.label.equals("p2kv") || r.label.equals("rocksdb")) {
         threads.add(r.threads);
+        maxRound = Math.max(maxRound, r.round);
       }
     }
     md.append("## Throughput\n\n");
-    md.append("Operations per second as YCSB reports them (`[OVERALL], Throughput(ops/sec)`); the ratio is\n");
-    md.append("p2kv / RocksDB from the same run. Targets: 1.5x on LOAD, A, B, C, D, F; 0.8x on E.\n\n");
-    md.append("The last column is the CPU every other process on the machine used during the p2kv run and\n");
-    md.append("during the baseline run, in cores: other users' benchmarks and builds compete for the same 2 cores.\n\n");
-    Map<String, String> others = othersByRun(raw.resolve("loadavg.txt"));
-    md.append("| workload | threads | p2kv ops/s | RocksDB ops/s | ratio | target | | other CPU |\n");
-    md.append("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
+    md.append("Operations per second as YCSB reports them (`[OVERALL], Throughput(ops/sec)`), median of ")
+        .append(maxRound).append(" round(s);\n");
+    md.append("the ratio is p2kv / RocksDB of the medians, all from this run. \"Rounds\" is the range of the\n");
+    md.append("per-round ratios (each p2kv run against the baseline run right after it): it shows how much one\n");
+    md.append("round can mislead. Targets: 1.5x on LOAD, A, B, C, D, F; 0.8x on E. \"Other CPU\" is the most CPU\n");
+    md.append("(in cores) that every other process on the machine used during any p2kv / baseline round.\n\n");
+    Map<String, Double> others = othersByRun(raw.resolve("loadavg.txt"));
+    md.append("| workload | threads | p2kv ops/s | RocksDB ops/s | ratio | rounds | target | | other CPU |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |\n");
     List<String> problems = new ArrayList<>();
     for (String phase : PHASES) {
       for (int t : threads) {
-        Run p = find(runs, "p2kv", t, phase);
-        Run b = find(runs, "rocksdb", t, phase);
-        if (p == null && b == null) {
+        List<Run> p = rounds(runs, "p2kv", t, phase);
+        List<Run> b = rounds(runs, "rocksdb", t, phase);
+        if (p.isEmpty() && b.isEmpty()) {
           continue;
         }
-        double pt = p == null ? Double.NaN : p.output.throughput();
-        double bt = b == null ? Double.NaN : b.output.throughput();
+        double pt = median(p, r -> r.output.throughput());
+        double bt = median(b, r -> r.output.throughput());
         double ratio = pt / bt;
         String verdict = Double.isNaN(ratio) ? "" : ratio >= target(phase) ? "met" : "**missed**";
-        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %.1fx | %s | %s / %s |%n",
-            workloadName(phase), t, ops(pt), ops(bt), Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2fx", ratio),
-            target(phase), verdict, others.getOrDefault("p2kv t=" + t + " " + phase, "-"),
-            others.getOrDefault("rocksdb t=" + t + " " + phase, "-")));
-        for (Run r : new Run[] {p, b}) {
-          if (r != null) {
-            for (String problem : r.output.problems(-1, false)) {
-              problems.add(r.label + " t=" + r.threads + " " + workloadName(r.phase) + ": " + problem);
-            }
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %.1fx | %s | %s / %s |%n",
+            workloadName(phase), t, ops(pt), ops(bt), times(ratio), roundRatios(p, b), target(phase), verdict,
+            maxOthers(others, p), maxOthers(others, b)));
+        for (Run r : concat(p, b)) {
+          for (String problem : r.output.problems(-1, false)) {
+            problems.add(r.label + " t=" + r.threads + " " + workloadName(r.phase) + " round " + r.round + ": " + problem);
           }
         }
       }
     }
     md.append("\n## Latency\n\n");
-    md.append("99th percentile and mean latency per operation in microseconds (YCSB's HdrHistogram,\n");
-    md.append("measured around each DB call; a read-modify-write includes its read and its update).\n\n");
+    md.append("99th percentile and mean latency per operation in microseconds (YCSB's HdrHistogram, measured\n");
+    md.append("around each DB call; a read-modify-write includes its read and its update), median of the rounds.\n");
+    md.append("With 8-32 client threads on 2 cores, a thread that is runnable but not running waits several\n");
+    md.append("scheduler slices: tails of milliseconds are mostly that wait, for both stores.\n\n");
     md.append("| workload | threads | operation | p2kv p99 | RocksDB p99 | p2kv mean | RocksDB mean |\n");
     md.append("| --- | ---: | --- | ---: | ---: | ---: | ---: |\n");
     for (String phase : PHASES) {
       for (int t : threads) {
-        Run p = find(runs, "p2kv", t, phase);
-        Run b = find(runs, "rocksdb", t, phase);
-        if (p == null && b == null) {
-          continue;
-        }
+        List<Run> p = rounds(runs, "p2kv", t, phase);
+        List<Run> b = rounds(runs, "rocksdb", t, phase);
         for (String op : YcsbOutput.OPERATIONS) {
-          if ((p == null || p.output.operations(op) == 0) && (b == null || b.output.operations(op) == 0)) {
+          if (median(concat(p, b), r -> r.output.operations(op)) == 0 || concat(p, b).isEmpty()) {
             continue;
           }
           md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s |%n",
@@ -182,6 +229,15 @@ public final class YcsbReport {
       }
     }
     md.append("\n## Errors\n\n");
+    Path retries = raw.resolve("retries.txt");
+    if (Files.exists(retries)) {
+      md.append("Phases whose JVM died before reporting and that ran again (the failed output is kept as\n");
+      md.append("`*.txt.failed`):\n\n");
+      for (String line : Files.readAllLines(retries)) {
+        md.append("- ").append(line).append('\n');
+      }
+      md.append('\n');
+    }
     if (problems.isEmpty()) {
       md.append("None: every operation of every run returned OK.\n");
     } else {
@@ -193,8 +249,9 @@ public final class YcsbReport {
     List<Run> sweep = runs(raw.resolve("sweep"));
     if (!sweep.isEmpty()) {
       md.append("\n## p2kv configuration sweep\n\n");
-      md.append("p2kv alone (`run-ycsb.sh sweep`, a separate run: compare rows with each other, not with the\n");
-      md.append("table above), 32 threads, ops/s:\n\n");
+      md.append("p2kv alone (`run-ycsb.sh sweep`: a separate run of one round each, so compare rows with each\n");
+      md.append("other, with the 15-30 % noise of a single round in mind, not with the tables above), 32 threads,\n");
+      md.append("ops/s:\n\n");
       Map<String, Map<String, Double>> byVariant = new TreeMap<>();
       for (Run r : sweep) {
         byVariant.computeIfAbsent(r.label, k -> new TreeMap<>()).put(r.phase, r.output.throughput());
@@ -211,22 +268,51 @@ public final class YcsbReport {
         phases.forEach(ph -> md.append(' ').append(ops(values.getOrDefault(ph, Double.NaN))).append(" |"));
         md.append('\n');
       });
-      md.append("\n```\n").append(readOr(raw.resolve("sweep/meta.txt"), "")).append("```\n");
+      md.append("\n```\n").append(readOr(raw.resolve("sweep/meta.txt"), "")).append("```\n\n");
       md.append(loadSummary(raw.resolve("sweep/loadavg.txt")));
     }
 
     md.append("\n## Notes\n\n");
     md.append(notes != null ? notes : NOTES_BEGIN + "\n(none yet)\n" + NOTES_END).append('\n');
 
-    md.append("\n## Commands\n\nEvery command of the comparison, in order (`ycsb-raw/commands.txt`):\n\n```\n");
+    md.append("\n## Commands\n\nEvery command of the comparison, in order ([`ycsb-raw/commands.txt`](ycsb-raw/commands.txt)):\n\n```\n");
     md.append(readOr(raw.resolve("commands.txt"), "")).append("```\n");
     return md.toString();
   }
 
+  private static List<Run> concat(List<Run> a, List<Run> b) {
+    List<Run> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  /** "1.2x-1.6x": the range of round i of p2kv over round i of the baseline. */
+  private static String roundRatios(List<Run> p, List<Run> b) {
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    int n = 0;
+    for (Run x : p) {
+      for (Run y : b) {
+        if (x.round == y.round) {
+          double r = x.output.throughput() / y.output.throughput();
+          if (!Double.isNaN(r)) {
+            min = Math.min(min, r);
+            max = Math.max(max, r);
+            n++;
+          }
+        }
+      }
+    }
+    if (n == 0) {
+      return "-";
+    }
+    return n == 1 ? times(min) : times(min) + " - " + times(max);
+  }
+
   /**
-   * Summarises {@code loadavg.txt}: one line per phase, {@code label t=N phase load1 load5 load15
-   * others=C}, where {@code others} is the CPU (in cores) that every other process on the machine
-   * used while the phase ran.
+   * Summarises {@code loadavg.txt}: one line per phase, {@code label t=N phase r=R load1 load5
+   * load15 others=C}, where {@code others} is the CPU (in cores) that every other process on the
+   * machine used while the phase ran.
    */
   static String loadSummary(Path loadavg) throws IOException {
     if (!Files.exists(loadavg)) {
@@ -236,11 +322,13 @@ public final class YcsbReport {
     List<Double> others = new ArrayList<>();
     for (String line : Files.readAllLines(loadavg)) {
       String[] parts = line.trim().split("\\s+");
-      if (parts.length >= 6) {
-        loads.add(Double.parseDouble(parts[3]));
+      int first = parts.length > 3 && parts[3].startsWith("r=") ? 4 : 3;
+      if (parts.length > first) {
+        loads.add(Double.parseDouble(parts[first]));
       }
-      if (parts.length >= 7 && parts[6].startsWith("others=")) {
-        others.add(Double.parseDouble(parts[6].substring("others=".length())));
+      String last = parts[parts.length - 1];
+      if (last.startsWith("others=")) {
+        others.add(Double.parseDouble(last.substring("others=".length())));
       }
     }
     if (loads.isEmpty()) {
@@ -248,7 +336,7 @@ public final class YcsbReport {
     }
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT,
-        "Load average (1 minute) before each of the %d phases: %s. It includes the previous phase's own%n"
+        "Load average (1 minute) before each of the %d phases: %s. It includes the previous phases' own%n"
             + "threads (waiting p2kv callers yield, so they count as runnable), so it overstates other users.%n",
         loads.size(), stats(loads)));
     if (!others.isEmpty()) {
@@ -259,44 +347,49 @@ public final class YcsbReport {
     return sb.toString();
   }
 
-  /** {@code "label t=N phase"} to the other processes' CPU during that run. */
-  static Map<String, String> othersByRun(Path loadavg) throws IOException {
-    Map<String, String> out = new TreeMap<>();
+  /** {@code "label t=N phase r=R"} to the other processes' CPU during that run. */
+  static Map<String, Double> othersByRun(Path loadavg) throws IOException {
+    Map<String, Double> out = new TreeMap<>();
     if (Files.exists(loadavg)) {
       for (String line : Files.readAllLines(loadavg)) {
         String[] parts = line.trim().split("\\s+");
-        if (parts.length >= 7 && parts[6].startsWith("others=")) {
-          out.put(parts[0] + " " + parts[1] + " " + parts[2], parts[6].substring("others=".length()));
+        String last = parts[parts.length - 1];
+        if (parts.length >= 4 && last.startsWith("others=")) {
+          String round = parts[3].startsWith("r=") ? parts[3] : "r=1";
+          out.put(parts[0] + " " + parts[1] + " " + parts[2] + " " + round, Double.parseDouble(last.substring("others=".length())));
         }
       }
     }
     return out;
   }
 
-  private static String stats(List<Double> values) {
-    double sum = 0;
-    double max = 0;
-    double min = Double.MAX_VALUE;
-    for (double v : values) {
-      sum += v;
-      max = Math.max(max, v);
-      min = Math.min(min, v);
+  private static String maxOthers(Map<String, Double> others, List<Run> runs) {
+    double max = Double.NaN;
+    for (Run r : runs) {
+      Double v = others.get(r.label + " t=" + r.threads + " " + r.phase + " r=" + r.round);
+      if (v != null) {
+        max = Double.isNaN(max) ? v : Math.max(max, v);
+      }
     }
-    return String.format(Locale.ROOT, "min %.2f, mean %.2f, max %.2f", min, sum / values.size(), max);
+    return Double.isNaN(max) ? "-" : String.format(Locale.ROOT, "%.2f", max);
+  }
+
+  private static String stats(List<Double> values) {
+    double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+    return String.format(Locale.ROOT, "min %.2f, mean %.2f, max %.2f",
+        Arrays.stream(v).min().orElse(0), Arrays.stream(v).average().orElse(0), Arrays.stream(v).max().orElse(0));
+  }
+
+  private static String times(double ratio) {
+    return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2fx", ratio);
   }
 
   private static String ops(double v) {
-    if (Double.isNaN(v)) {
-      return "-";
-    }
-    return String.format(Locale.ROOT, "%,.0f", v);
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
   }
 
-  private static String us(Run r, String op, String metric) {
-    if (r == null || r.output.operations(op) == 0) {
-      return "-";
-    }
-    double v = r.output.metric(op, metric);
+  private static String us(List<Run> runs, String op, String metric) {
+    double v = median(runs, r -> r.output.operations(op) == 0 ? Double.NaN : r.output.metric(op, metric));
     return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
   }
 

@@ -63,6 +63,16 @@ abstract class YcsbStore implements AutoCloseable {
    */
   abstract List<KeyValue> scan(byte[] start, int limit);
 
+  /** Flushes memtables to disk and waits (for {@link Settle}, between benchmark phases). */
+  abstract void flush();
+
+  /**
+   * RocksDB's estimate of the bytes compaction still has to rewrite, summed over instances.
+   *
+   * @return bytes, 0 when the LSM-trees are settled
+   */
+  abstract long pendingCompactionBytes();
+
   /** Closes the store; called once, when the last client thread of the directory cleans up. */
   @Override
   public abstract void close();
