@@ -2,8 +2,10 @@ package io.p2kv.ycsb;
 
 import io.p2kv.Durability;
 import io.p2kv.IdleMode;
+import io.p2kv.P2kv;
 import io.p2kv.Pinning;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -30,9 +32,23 @@ import java.util.TreeSet;
  *   <tr><td>{@code p2kv.idlemode}</td><td>{@code park}</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.pinning}</td><td>{@code auto}</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.yieldwaitnanos}</td><td>50000</td><td>p2kv</td></tr>
- *   <tr><td>{@code p2kv.valueseparation}</td><td>reserved</td><td>rejected: not in this
- *       build</td></tr>
+ *   <tr><td>{@code p2kv.valueseparation}</td><td>{@code sizeaware}</td><td>both (see
+ *       below)</td></tr>
  * </table>
+ *
+ * <h2>{@code p2kv.valueseparation}</h2>
+ * <ul>
+ *   <li>{@code none}: every value inline ({@link ValueSeparation#none()});
+ *   <li>{@code all}: every value in blob files ({@link ValueSeparation#all()});
+ *   <li>a number of bytes, e.g. {@code 1024}: values at least that large in blob files ({@link
+ *       ValueSeparation#threshold(int)});
+ *   <li>{@code sizeaware}: p2kv's default, adaptive ({@link ValueSeparation#sizeAware()});
+ *   <li>{@code sizeaware-fixed}: the size-aware classes without retuning ({@link
+ *       ValueSeparation#fixed()}).
+ * </ul>
+ * The baseline binding opens its instance with the same RocksDB blob options a p2kv shard opens
+ * with. It has no tuner, so under {@code sizeaware} it keeps the starting placement that p2kv's
+ * shards then retune.
  *
  * @param dir the store directory
  * @param durability WAL unless {@code p2kv.sync=true}
@@ -44,6 +60,7 @@ import java.util.TreeSet;
  * @param idleMode worker idle strategy, or null
  * @param pinning worker pinning, or null
  * @param yieldWaitNanos polling window before parking, or null
+ * @param valueSeparation value-separation policy (never null: unset means p2kv's default)
  */
 record BindingConfig(
     Path dir,
@@ -55,7 +72,8 @@ record BindingConfig(
     ReadPath readPath,
     IdleMode idleMode,
     Pinning pinning,
-    Long yieldWaitNanos) {
+    Long yieldWaitNanos,
+    ValueSeparation valueSeparation) {
 
   static final String DIR = "p2kv.dir";
   static final String SYNC = "p2kv.sync";
@@ -67,10 +85,9 @@ record BindingConfig(
   static final String IDLE_MODE = "p2kv.idlemode";
   static final String PINNING = "p2kv.pinning";
   static final String YIELD_WAIT_NANOS = "p2kv.yieldwaitnanos";
-  /** Reserved for the value-separation policy, which this build does not contain. */
   static final String VALUE_SEPARATION = "p2kv.valueseparation";
 
-  /** Every property this binding knows, reserved ones included. */
+  /** Every property this binding knows. */
   static final List<String> KNOWN =
       List.of(
           DIR,
@@ -94,7 +111,7 @@ record BindingConfig(
    * @param props YCSB's properties (workload files and {@code -p} merged)
    * @return the configuration
    * @throws IllegalArgumentException naming the property, if one is unknown, missing, malformed
-   *     or out of range, or if {@code p2kv.valueseparation} is given
+   *     or out of range
    */
   static BindingConfig parse(Properties props) {
     TreeSet<String> unknown = new TreeSet<>();
@@ -105,12 +122,6 @@ record BindingConfig(
     }
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("unknown p2kv properties " + unknown + "; known: " + KNOWN);
-    }
-    String separation = props.getProperty(VALUE_SEPARATION);
-    if (separation != null) {
-      throw new IllegalArgumentException(
-          VALUE_SEPARATION + "=" + separation + ": value separation is not available in this build"
-              + " (the property name is reserved for the value-separation policy); remove the property");
     }
     String dir = trimmed(props, DIR);
     if (dir == null || dir.isEmpty()) {
@@ -126,7 +137,39 @@ record BindingConfig(
         enumOrNull(props, READ_PATH, ReadPath.class),
         enumOrNull(props, IDLE_MODE, IdleMode.class),
         enumOrNull(props, PINNING, Pinning.class),
-        longOrNull(props, YIELD_WAIT_NANOS, 0, 10_000_000L));
+        longOrNull(props, YIELD_WAIT_NANOS, 0, 10_000_000L),
+        separation(trimmed(props, VALUE_SEPARATION)));
+  }
+
+  /**
+   * Parses {@code p2kv.valueseparation}.
+   *
+   * @param v the value, or null for p2kv's default
+   * @return the policy
+   */
+  private static ValueSeparation separation(String v) {
+    if (v == null) {
+      return ValueSeparation.sizeAware();
+    }
+    String name = v.toLowerCase(Locale.ROOT).replace("_", "-");
+    switch (name) {
+      case "none":
+        return ValueSeparation.none();
+      case "all":
+        return ValueSeparation.all();
+      case "sizeaware", "size-aware":
+        return ValueSeparation.sizeAware();
+      case "sizeaware-fixed", "size-aware-fixed":
+        return ValueSeparation.sizeAware().fixed();
+      default:
+        break;
+    }
+    if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
+      int bytes = intOrNull(VALUE_SEPARATION, name, 0, P2kv.MAX_VALUE_BYTES);
+      return ValueSeparation.threshold(bytes);
+    }
+    throw new IllegalArgumentException(
+        VALUE_SEPARATION + " must be none, all, sizeaware, sizeaware-fixed or a threshold in bytes: " + v);
   }
 
   private static String trimmed(Properties props, String name) {
@@ -152,7 +195,10 @@ record BindingConfig(
   }
 
   private static Long longOrNull(Properties props, String name, long min, long max) {
-    String v = trimmed(props, name);
+    return longOrNull(name, trimmed(props, name), min, max);
+  }
+
+  private static Long longOrNull(String name, String v, long min, long max) {
     if (v == null) {
       return null;
     }
@@ -169,8 +215,12 @@ record BindingConfig(
   }
 
   private static Integer intOrNull(Properties props, String name, int min, int max) {
-    Long v = longOrNull(props, name, min, max);
-    return v == null ? null : v.intValue();
+    return intOrNull(name, trimmed(props, name), min, max);
+  }
+
+  private static Integer intOrNull(String name, String v, int min, int max) {
+    Long n = longOrNull(name, v, min, max);
+    return n == null ? null : n.intValue();
   }
 
   private static <E extends Enum<E>> E enumOrNull(Properties props, String name, Class<E> type) {

@@ -21,9 +21,9 @@ import java.util.List;
  * p2kv.sync} ({@code true}: {@code Durability.SYNC}, {@code false}: {@code Durability.WAL}),
  * {@code p2kv.readpath} ({@code direct}, {@code worker}), {@code p2kv.idlemode} ({@code park},
  * {@code backoff}, {@code yield}, {@code busy_spin}), {@code p2kv.pinning} ({@code auto}, {@code
- * always}, {@code never}), {@code p2kv.yieldwaitnanos}, {@code p2kv.memorybudgetmb}. Unset ones
- * take p2kv's defaults. {@code p2kv.valueseparation} is reserved and refused: value separation is
- * not in this build.
+ * always}, {@code never}), {@code p2kv.yieldwaitnanos}, {@code p2kv.memorybudgetmb}, {@code
+ * p2kv.valueseparation} ({@code none}, {@code all}, a threshold in bytes, {@code sizeaware},
+ * {@code sizeaware-fixed}). Unset ones take p2kv's defaults.
  */
 public final class P2kvYcsbClient extends StoreYcsbClient {
   private static final SharedStores STORES = new SharedStores("p2kv");
@@ -42,7 +42,11 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
 
   @Override
   YcsbStore open(BindingConfig c) {
-    P2kv.Builder b = P2kv.builder().durability(c.durability()).memoryBudgetBytes(c.memoryBudgetBytes());
+    P2kv.Builder b =
+        P2kv.builder()
+            .durability(c.durability())
+            .memoryBudgetBytes(c.memoryBudgetBytes())
+            .valueSeparation(c.valueSeparation());
     if (c.shards() != null) {
       b.shards(c.shards());
     }

@@ -5,6 +5,7 @@ import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
+import io.p2kv.internal.separation.SeparationPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,8 +19,9 @@ import java.util.List;
  *
  * <p>The instance is opened through p2kv's own engine factory, like the JMH baselines, so it has
  * exactly the options of one p2kv shard: block cache and memtable budget ({@code
- * p2kv.memorybudgetmb}), bloom filters, compression, durability ({@code p2kv.sync}), and the same
- * unused metadata column family. Keys, the record encoding, update merging and locking, and the
+ * p2kv.memorybudgetmb}), bloom filters, compression, durability ({@code p2kv.sync}), the blob-file
+ * options of {@code p2kv.valueseparation} (for the adaptive {@code sizeaware} policy, the starting
+ * placement: the baseline has no tuner), and the same unused metadata column family. Keys, the record encoding, update merging and locking, and the
  * operations' semantics are those of {@link P2kvYcsbClient} (shared code); scans read one RocksDB
  * iterator. The same {@code p2kv.*} properties are accepted, so one command line serves both
  * bindings; those that configure p2kv's shards and workers ({@code shards}, {@code maxbatch},
@@ -48,7 +50,9 @@ public final class RocksDbYcsbClient extends StoreYcsbClient {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + c.dir(), e);
     }
-    RocksDbEngineFactory factory = new RocksDbEngineFactory(1, c.memoryBudgetBytes(), c.durability(), null);
+    RocksDbEngineFactory factory =
+        new RocksDbEngineFactory(
+            1, c.memoryBudgetBytes(), c.durability(), null, SeparationPolicy.initialSettings(c.valueSeparation()));
     try {
       return new Store(factory, factory.open(0, c.dir(), true));
     } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import io.p2kv.Durability;
 import io.p2kv.IdleMode;
 import io.p2kv.Pinning;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ class BindingConfigTest {
     assertNull(c.idleMode());
     assertNull(c.pinning());
     assertNull(c.yieldWaitNanos());
+    assertEquals(ValueSeparation.sizeAware(), c.valueSeparation());
   }
 
   @Test
@@ -81,13 +83,32 @@ class BindingConfigTest {
   }
 
   @Test
-  void shouldRejectValueSeparationAsNotInThisBuild() {
-    for (String value : new String[] {"true", "false", "off", "auto", ""}) {
+  void shouldParseEveryValueSeparationPolicy() {
+    Object[][] cases = {
+      {"none", ValueSeparation.none()},
+      {"ALL", ValueSeparation.all()},
+      {" sizeaware ", ValueSeparation.sizeAware()},
+      {"size-aware", ValueSeparation.sizeAware()},
+      {"sizeaware-fixed", ValueSeparation.sizeAware().fixed()},
+      {"size_aware_fixed", ValueSeparation.sizeAware().fixed()},
+      {"0", ValueSeparation.threshold(0)},
+      {"4096", ValueSeparation.threshold(4096)},
+    };
+    for (Object[] c : cases) {
+      BindingConfig parsed = BindingConfig.parse(props("p2kv.dir", "/d", "p2kv.valueseparation", (String) c[0]));
+      assertEquals(c[1], parsed.valueSeparation(), (String) c[0]);
+    }
+  }
+
+  @Test
+  void shouldRejectAnUnknownValueSeparationNamingTheProperty() {
+    for (String value : new String[] {"true", "off", "auto", "", "-1", "1e3", "67108865", "99999999999"}) {
       var e =
           assertThrows(
               IllegalArgumentException.class,
-              () -> BindingConfig.parse(props("p2kv.dir", "/d", "p2kv.valueseparation", value)));
-      assertTrue(e.getMessage().contains("value separation is not available in this build"), e.getMessage());
+              () -> BindingConfig.parse(props("p2kv.dir", "/d", "p2kv.valueseparation", value)),
+              value);
+      assertTrue(e.getMessage().startsWith("p2kv.valueseparation"), e.getMessage());
     }
   }
 

@@ -66,7 +66,7 @@ class YcsbClientProcessTest {
             "-p", "recordcount=10");
     YcsbOutput load = ycsb("-load", WORKLOADS.resolve("workloada"), args);
     assertFalse(load.problems(10, false).isEmpty(), load.text);
-    assertTrue(load.text.contains("value separation is not available in this build"), load.text);
+    assertTrue(load.text.contains("p2kv.valueseparation must be none, all, sizeaware"), load.text);
   }
 
   private YcsbOutput ycsb(String phase, Path workload, List<String> args) throws IOException, InterruptedException {
