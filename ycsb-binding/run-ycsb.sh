@@ -5,9 +5,9 @@
 # docs/benchmarks/YCSB.md (throughput, ratio to the baseline, p99 latency per operation, the
 # commands) and keeps YCSB's raw output in docs/benchmarks/ycsb-raw/.
 #
-#   ycsb-binding/run-ycsb.sh                 # the committed comparison (~15 min on 2 idle cores)
+#   ycsb-binding/run-ycsb.sh                 # the committed comparison (~12 min on 2 idle cores: 3 rounds)
 #   QUICK=1 ycsb-binding/run-ycsb.sh         # 200 K records, 100 K operations: checks the script (~1 min)
-#   ycsb-binding/run-ycsb.sh sweep           # p2kv only, shards x read path x idling, 32 threads (~8 min); writes
+#   ycsb-binding/run-ycsb.sh sweep           # p2kv only, shards x read path x idling, 32 threads (~7 min); writes
 #                                            # docs/benchmarks/ycsb-raw/sweep/ (the report lists it)
 #
 # Environment: JAVA (default java, JDK 17+), THREADS (default "8 32"), ROUNDS (default 3: the whole
@@ -142,7 +142,8 @@ children_centis() {
 START=$SECONDS
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  # Changes under docs/benchmarks are this script's own output (cleared above), not code changes.
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet -- . ':!docs/benchmarks' 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "java: $("$JAVA" -version 2>&1 | head -1)"
   echo "cpus: $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
   echo "memory: $(free -g | awk '/Mem:/ {print $2}') GiB"
