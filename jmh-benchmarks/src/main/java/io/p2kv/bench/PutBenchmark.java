@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -93,6 +94,10 @@ public class PutBenchmark {
     final ArrayDeque<CompletableFuture<Void>> inFlight = new ArrayDeque<>();
     final AtomicLong completed = new AtomicLong();
     long issued;
+    /** The caller while it is parked for its window (asyncPutCallbackParking), else null. */
+    volatile Thread waiter;
+    /** Completions the parked caller waits for. */
+    volatile long wakeAt;
 
     @Setup(Level.Trial)
     public void setup(PutBenchmark b, ThreadParams t) {
@@ -165,5 +170,38 @@ public class PutBenchmark {
     c.issued++;
     AtomicLong completed = c.completed;
     store.putAsync(BenchData.randomKey(c.rnd), c.value, (v, e) -> completed.incrementAndGet());
+  }
+
+  /**
+   * Like {@link #asyncPutCallback}, but a caller whose window is full parks until half of it has
+   * completed, instead of yielding in a loop: what a pipelining client that blocks does (see the
+   * AsyncPipeline example), and no CPU spent polling on a machine where the workers need it.
+   */
+  @Benchmark
+  public void asyncPutCallbackParking(Caller c, Backpressure bp) {
+    if (c.issued - c.completed.get() >= window) {
+      bp.windowWaits++;
+      long target = c.issued - window / 2;
+      c.wakeAt = target;
+      c.waiter = Thread.currentThread();
+      // The completer increments, then reads waiter; this thread sets waiter, then reads the count:
+      // one of the two sees the other, so no wake-up is lost.
+      while (c.completed.get() < target) {
+        LockSupport.park(c);
+      }
+      c.waiter = null;
+    }
+    c.issued++;
+    Caller caller = c;
+    store.putAsync(
+        BenchData.randomKey(c.rnd),
+        c.value,
+        (v, e) -> {
+          long done = caller.completed.incrementAndGet();
+          Thread w = caller.waiter;
+          if (w != null && done >= caller.wakeAt) {
+            LockSupport.unpark(w);
+          }
+        });
   }
 }
