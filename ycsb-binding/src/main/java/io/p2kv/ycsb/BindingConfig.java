@@ -149,6 +149,7 @@ record BindingConfig(
    */
   private static ValueSeparation separation(String v) {
     if (v == null) {
+      // p2kv's default (P2kv.Builder#valueSeparation), stated here because the baseline needs it too.
       return ValueSeparation.sizeAware();
     }
     String name = v.toLowerCase(Locale.ROOT).replace("_", "-");

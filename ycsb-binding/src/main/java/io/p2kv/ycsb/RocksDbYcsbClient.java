@@ -21,12 +21,13 @@ import java.util.List;
  * exactly the options of one p2kv shard: block cache and memtable budget ({@code
  * p2kv.memorybudgetmb}), bloom filters, compression, durability ({@code p2kv.sync}), the blob-file
  * options of {@code p2kv.valueseparation} (for the adaptive {@code sizeaware} policy, the starting
- * placement: the baseline has no tuner), and the same unused metadata column family. Keys, the record encoding, update merging and locking, and the
- * operations' semantics are those of {@link P2kvYcsbClient} (shared code); scans read one RocksDB
- * iterator. The same {@code p2kv.*} properties are accepted, so one command line serves both
- * bindings; those that configure p2kv's shards and workers ({@code shards}, {@code maxbatch},
- * {@code maxbatchbytes}, {@code readpath}, {@code idlemode}, {@code pinning}, {@code
- * yieldwaitnanos}) have no effect here. The RocksDB files are directly in {@code p2kv.dir}.
+ * placement: the baseline has no tuner), and the same unused metadata column family. Keys, the
+ * record encoding, update merging and locking, and the operations' semantics are those of {@link
+ * P2kvYcsbClient} (shared code); scans read one RocksDB iterator. The same {@code p2kv.*}
+ * properties are accepted, so one command line serves both bindings; those that configure p2kv's
+ * shards and workers ({@code shards}, {@code maxbatch}, {@code maxbatchbytes}, {@code readpath},
+ * {@code idlemode}, {@code pinning}, {@code yieldwaitnanos}) have no effect here. The RocksDB
+ * files are directly in {@code p2kv.dir}.
  */
 public final class RocksDbYcsbClient extends StoreYcsbClient {
   private static final SharedStores STORES = new SharedStores("RocksDB");
