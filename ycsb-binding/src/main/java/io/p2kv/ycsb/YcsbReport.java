@@ -217,8 +217,9 @@ public final class YcsbReport {
       for (int t : threads) {
         List<Run> p = rounds(runs, "p2kv", t, phase);
         List<Run> b = rounds(runs, "rocksdb", t, phase);
+        List<Run> both = concat(p, b);
         for (String op : YcsbOutput.OPERATIONS) {
-          if (median(concat(p, b), r -> r.output.operations(op)) == 0 || concat(p, b).isEmpty()) {
+          if (both.isEmpty() || median(both, r -> r.output.operations(op)) == 0) {
             continue;
           }
           md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s |%n",
@@ -310,25 +311,46 @@ public final class YcsbReport {
   }
 
   /**
-   * Summarises {@code loadavg.txt}: one line per phase, {@code label t=N phase r=R load1 load5
-   * load15 others=C}, where {@code others} is the CPU (in cores) that every other process on the
-   * machine used while the phase ran.
+   * One line of {@code loadavg.txt}: {@code label t=N phase r=R load1 load5 load15 others=C}, where
+   * {@code others} is the CPU (in cores) that every other process on the machine used while the
+   * phase ran. Older files have no {@code r=} column (round 1) or no {@code others=}.
+   *
+   * @param run {@code "label t=N phase r=R"}
+   * @param load1 the 1-minute load average before the phase, or NaN if the line has none
+   * @param others the other processes' CPU, or NaN if not recorded
    */
-  static String loadSummary(Path loadavg) throws IOException {
+  record LoadLine(String run, double load1, double others) {}
+
+  static List<LoadLine> loadLines(Path loadavg) throws IOException {
+    List<LoadLine> out = new ArrayList<>();
     if (!Files.exists(loadavg)) {
-      return "";
+      return out;
     }
-    List<Double> loads = new ArrayList<>();
-    List<Double> others = new ArrayList<>();
     for (String line : Files.readAllLines(loadavg)) {
       String[] parts = line.trim().split("\\s+");
-      int first = parts.length > 3 && parts[3].startsWith("r=") ? 4 : 3;
-      if (parts.length > first) {
-        loads.add(Double.parseDouble(parts[first]));
-      }
+      boolean hasRound = parts.length > 3 && parts[3].startsWith("r=");
+      int first = hasRound ? 4 : 3;
+      double load1 = parts.length > first ? Double.parseDouble(parts[first]) : Double.NaN;
       String last = parts[parts.length - 1];
-      if (last.startsWith("others=")) {
-        others.add(Double.parseDouble(last.substring("others=".length())));
+      double others = last.startsWith("others=") ? Double.parseDouble(last.substring("others=".length())) : Double.NaN;
+      String run = parts.length >= 3
+          ? parts[0] + " " + parts[1] + " " + parts[2] + " " + (hasRound ? parts[3] : "r=1")
+          : line.trim();
+      out.add(new LoadLine(run, load1, others));
+    }
+    return out;
+  }
+
+  /** Summarises {@code loadavg.txt} (see {@link LoadLine}). */
+  static String loadSummary(Path loadavg) throws IOException {
+    List<Double> loads = new ArrayList<>();
+    List<Double> others = new ArrayList<>();
+    for (LoadLine l : loadLines(loadavg)) {
+      if (!Double.isNaN(l.load1())) {
+        loads.add(l.load1());
+      }
+      if (!Double.isNaN(l.others())) {
+        others.add(l.others());
       }
     }
     if (loads.isEmpty()) {
@@ -350,14 +372,9 @@ public final class YcsbReport {
   /** {@code "label t=N phase r=R"} to the other processes' CPU during that run. */
   static Map<String, Double> othersByRun(Path loadavg) throws IOException {
     Map<String, Double> out = new TreeMap<>();
-    if (Files.exists(loadavg)) {
-      for (String line : Files.readAllLines(loadavg)) {
-        String[] parts = line.trim().split("\\s+");
-        String last = parts[parts.length - 1];
-        if (parts.length >= 4 && last.startsWith("others=")) {
-          String round = parts[3].startsWith("r=") ? parts[3] : "r=1";
-          out.put(parts[0] + " " + parts[1] + " " + parts[2] + " " + round, Double.parseDouble(last.substring("others=".length())));
-        }
+    for (LoadLine l : loadLines(loadavg)) {
+      if (!Double.isNaN(l.others())) {
+        out.put(l.run(), l.others());
       }
     }
     return out;
