@@ -1,8 +1,8 @@
 package io.p2kv;
 
-import io.p2kv.internal.StoreIterator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.Consumer;
 
 /**
  * Not thread-safe for iteration, but safe to close from any thread: a streaming cursor over the
@@ -33,10 +33,14 @@ import java.util.NoSuchElementException;
  * StoreClosedException}. Methods of a closed iterator throw {@link IllegalStateException}.
  */
 public final class KvIterator implements Iterator<KeyValue>, AutoCloseable {
-  private final StoreIterator iterator;
+  private final Iterator<KeyValue> iterator;
+  private final Consumer<byte[]> seek;
+  private final Runnable close;
 
-  KvIterator(StoreIterator iterator) {
+  KvIterator(Iterator<KeyValue> iterator, Consumer<byte[]> seek, Runnable close) {
     this.iterator = iterator;
+    this.seek = seek;
+    this.close = close;
   }
 
   /**
@@ -77,7 +81,7 @@ public final class KvIterator implements Iterator<KeyValue>, AutoCloseable {
    */
   public void seek(byte[] key) {
     Limits.checkKey(key);
-    iterator.seek(key);
+    seek.accept(key);
   }
 
   /**
@@ -86,6 +90,6 @@ public final class KvIterator implements Iterator<KeyValue>, AutoCloseable {
    */
   @Override
   public void close() {
-    iterator.close();
+    close.run();
   }
 }

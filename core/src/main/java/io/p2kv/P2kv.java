@@ -2,9 +2,9 @@ package io.p2kv;
 
 import io.p2kv.internal.StoreConfig;
 import io.p2kv.internal.StoreCore;
+import io.p2kv.internal.StoreIterator;
+import io.p2kv.internal.StoreOpener;
 import io.p2kv.internal.engine.EngineFactory;
-import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
-import io.p2kv.internal.separation.SeparationPolicy;
 import io.p2kv.internal.separation.SeparationTuner;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
@@ -276,7 +276,7 @@ public final class P2kv implements AutoCloseable {
   public KvIterator iterator(byte[] startInclusive, byte[] endExclusive) {
     checkBound(startInclusive);
     checkBound(endExclusive);
-    return new KvIterator(core.openIterator(startInclusive, endExclusive, false));
+    return kvIterator(core.openIterator(startInclusive, endExclusive, false));
   }
 
   /**
@@ -292,7 +292,7 @@ public final class P2kv implements AutoCloseable {
   public KvIterator reverseIterator(byte[] startInclusive, byte[] endExclusive) {
     checkBound(startInclusive);
     checkBound(endExclusive);
-    return new KvIterator(core.openIterator(startInclusive, endExclusive, true));
+    return kvIterator(core.openIterator(startInclusive, endExclusive, true));
   }
 
   /**
@@ -307,7 +307,7 @@ public final class P2kv implements AutoCloseable {
    */
   public KvIterator prefixIterator(byte[] prefix) {
     Limits.checkKey(prefix);
-    return new KvIterator(core.openIterator(prefix.length == 0 ? null : prefix, prefixEnd(prefix), false));
+    return kvIterator(core.openIterator(prefix.length == 0 ? null : prefix, prefixEnd(prefix), false));
   }
 
   /** The smallest key greater than every key starting with prefix, or null if there is none. */
@@ -532,6 +532,10 @@ public final class P2kv implements AutoCloseable {
    */
   public void compact() {
     core.compact();
+  }
+
+  private static KvIterator kvIterator(StoreIterator it) {
+    return new KvIterator(it, it::seek, it::close);
   }
 
   StoreCore core() {
@@ -838,41 +842,35 @@ public final class P2kv implements AutoCloseable {
      */
     public P2kv open(Path dir) {
       Objects.requireNonNull(dir, "dir is null");
+      return new P2kv(StoreOpener.open(toConfig(dir)));
+    }
+
+    /** Resolves the options for one open; the builder is not changed. */
+    private StoreConfig toConfig(Path dir) {
       if (splitKeys != null && shards > 0 && shards != splitKeys.size() + 1) {
         throw new IllegalArgumentException(
             "shards=" + shards + " but " + splitKeys.size() + " split keys make " + (splitKeys.size() + 1) + " shards");
       }
-      RocksDbConfigurer hook = configurer;
-      Durability d = durability;
-      long budget = memoryBudgetBytes;
-      ValueSeparation separation = valueSeparation;
-      Function<Integer, EngineFactory> factory =
-          engineFactory != null
-              ? engineFactory
-              : shardCount ->
-                  new RocksDbEngineFactory(shardCount, budget, d, hook, SeparationPolicy.initialSettings(separation));
-      StoreConfig config =
-          new StoreConfig(
-              dir,
-              shards,
-              maxBatch,
-              maxBatchBytes,
-              queueCapacity,
-              queueFullPolicy,
-              idleMode,
-              pinning,
-              durability,
-              readPath,
-              memoryBudgetBytes,
-              yieldWaitNanos,
-              recordLatency,
-              jmx,
-              configurer,
-              valueSeparation,
-              tunerLimits,
-              factory,
-              splitKeys);
-      return new P2kv(StoreCore.open(config));
+      return new StoreConfig(
+          dir,
+          shards,
+          maxBatch,
+          maxBatchBytes,
+          queueCapacity,
+          queueFullPolicy,
+          idleMode,
+          pinning,
+          durability,
+          readPath,
+          memoryBudgetBytes,
+          yieldWaitNanos,
+          recordLatency,
+          jmx,
+          configurer,
+          valueSeparation,
+          tunerLimits,
+          engineFactory,
+          splitKeys);
     }
   }
 }

@@ -138,4 +138,412 @@ public record ShardStats(
   public double blobGarbageRatio() {
     return blobBytes <= 0 ? 0 : (double) Math.max(0, blobGarbageBytes) / blobBytes;
   }
+
+  /**
+   * A builder for a snapshot, for code that creates one (the store, tests of tools that read
+   * stats): unlike the canonical constructor, it keeps compiling when a statistic is added. Fields
+   * not set are 0, empty or {@link SeparationSettings#NONE}.
+   *
+   * @param shard the shard index
+   * @return a new builder
+   */
+  public static Builder builder(int shard) {
+    return new Builder(shard);
+  }
+
+  /** Not thread-safe: collects the fields of a {@link ShardStats}; each setter is named as its accessor. */
+  public static final class Builder {
+    private final int shard;
+    private long puts;
+    private long deletes;
+    private long batches;
+    private long crossShardParts;
+    private long writeCalls;
+    private long writeOps;
+    private long maxWriteBatch;
+    private long workerReads;
+    private long readCalls;
+    private long maxReadBatch;
+    private long directReads;
+    private long failedRequests;
+    private int queueDepth;
+    private int queueCapacity;
+    private long rejectedOffers;
+    private long memtableBytes;
+    private long pendingCompactionBytes;
+    private long sstBytes;
+    private long blobBytes;
+    private long estimatedKeys;
+    private List<LevelStats> levels = List.of();
+    private long userBytesWritten;
+    private long flushWriteBytes;
+    private long compactionWriteBytes;
+    private long blobWriteBytes;
+    private long liveDataBytes;
+    private long blobGarbageBytes;
+    private long backgroundJobs;
+    private SeparationSettings separation = SeparationSettings.NONE;
+
+    private Builder(int shard) {
+      this.shard = shard;
+    }
+
+    /**
+     * Sets {@link ShardStats#puts()}.
+     *
+     * @param puts the value
+     * @return this builder
+     */
+    public Builder puts(long puts) {
+      this.puts = puts;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#deletes()}.
+     *
+     * @param deletes the value
+     * @return this builder
+     */
+    public Builder deletes(long deletes) {
+      this.deletes = deletes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#batches()}.
+     *
+     * @param batches the value
+     * @return this builder
+     */
+    public Builder batches(long batches) {
+      this.batches = batches;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#crossShardParts()}.
+     *
+     * @param crossShardParts the value
+     * @return this builder
+     */
+    public Builder crossShardParts(long crossShardParts) {
+      this.crossShardParts = crossShardParts;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#writeCalls()}.
+     *
+     * @param writeCalls the value
+     * @return this builder
+     */
+    public Builder writeCalls(long writeCalls) {
+      this.writeCalls = writeCalls;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#writeOps()}.
+     *
+     * @param writeOps the value
+     * @return this builder
+     */
+    public Builder writeOps(long writeOps) {
+      this.writeOps = writeOps;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#maxWriteBatch()}.
+     *
+     * @param maxWriteBatch the value
+     * @return this builder
+     */
+    public Builder maxWriteBatch(long maxWriteBatch) {
+      this.maxWriteBatch = maxWriteBatch;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#workerReads()}.
+     *
+     * @param workerReads the value
+     * @return this builder
+     */
+    public Builder workerReads(long workerReads) {
+      this.workerReads = workerReads;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#readCalls()}.
+     *
+     * @param readCalls the value
+     * @return this builder
+     */
+    public Builder readCalls(long readCalls) {
+      this.readCalls = readCalls;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#maxReadBatch()}.
+     *
+     * @param maxReadBatch the value
+     * @return this builder
+     */
+    public Builder maxReadBatch(long maxReadBatch) {
+      this.maxReadBatch = maxReadBatch;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#directReads()}.
+     *
+     * @param directReads the value
+     * @return this builder
+     */
+    public Builder directReads(long directReads) {
+      this.directReads = directReads;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#failedRequests()}.
+     *
+     * @param failedRequests the value
+     * @return this builder
+     */
+    public Builder failedRequests(long failedRequests) {
+      this.failedRequests = failedRequests;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#queueDepth()}.
+     *
+     * @param queueDepth the value
+     * @return this builder
+     */
+    public Builder queueDepth(int queueDepth) {
+      this.queueDepth = queueDepth;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#queueCapacity()}.
+     *
+     * @param queueCapacity the value
+     * @return this builder
+     */
+    public Builder queueCapacity(int queueCapacity) {
+      this.queueCapacity = queueCapacity;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#rejectedOffers()}.
+     *
+     * @param rejectedOffers the value
+     * @return this builder
+     */
+    public Builder rejectedOffers(long rejectedOffers) {
+      this.rejectedOffers = rejectedOffers;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#memtableBytes()}.
+     *
+     * @param memtableBytes the value
+     * @return this builder
+     */
+    public Builder memtableBytes(long memtableBytes) {
+      this.memtableBytes = memtableBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#pendingCompactionBytes()}.
+     *
+     * @param pendingCompactionBytes the value
+     * @return this builder
+     */
+    public Builder pendingCompactionBytes(long pendingCompactionBytes) {
+      this.pendingCompactionBytes = pendingCompactionBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#sstBytes()}.
+     *
+     * @param sstBytes the value
+     * @return this builder
+     */
+    public Builder sstBytes(long sstBytes) {
+      this.sstBytes = sstBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#blobBytes()}.
+     *
+     * @param blobBytes the value
+     * @return this builder
+     */
+    public Builder blobBytes(long blobBytes) {
+      this.blobBytes = blobBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#estimatedKeys()}.
+     *
+     * @param estimatedKeys the value
+     * @return this builder
+     */
+    public Builder estimatedKeys(long estimatedKeys) {
+      this.estimatedKeys = estimatedKeys;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#levels()}.
+     *
+     * @param levels the value
+     * @return this builder
+     */
+    public Builder levels(List<LevelStats> levels) {
+      this.levels = levels;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#userBytesWritten()}.
+     *
+     * @param userBytesWritten the value
+     * @return this builder
+     */
+    public Builder userBytesWritten(long userBytesWritten) {
+      this.userBytesWritten = userBytesWritten;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#flushWriteBytes()}.
+     *
+     * @param flushWriteBytes the value
+     * @return this builder
+     */
+    public Builder flushWriteBytes(long flushWriteBytes) {
+      this.flushWriteBytes = flushWriteBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#compactionWriteBytes()}.
+     *
+     * @param compactionWriteBytes the value
+     * @return this builder
+     */
+    public Builder compactionWriteBytes(long compactionWriteBytes) {
+      this.compactionWriteBytes = compactionWriteBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#blobWriteBytes()}.
+     *
+     * @param blobWriteBytes the value
+     * @return this builder
+     */
+    public Builder blobWriteBytes(long blobWriteBytes) {
+      this.blobWriteBytes = blobWriteBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#liveDataBytes()}.
+     *
+     * @param liveDataBytes the value
+     * @return this builder
+     */
+    public Builder liveDataBytes(long liveDataBytes) {
+      this.liveDataBytes = liveDataBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#blobGarbageBytes()}.
+     *
+     * @param blobGarbageBytes the value
+     * @return this builder
+     */
+    public Builder blobGarbageBytes(long blobGarbageBytes) {
+      this.blobGarbageBytes = blobGarbageBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#backgroundJobs()}.
+     *
+     * @param backgroundJobs the value
+     * @return this builder
+     */
+    public Builder backgroundJobs(long backgroundJobs) {
+      this.backgroundJobs = backgroundJobs;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#separation()}.
+     *
+     * @param separation the value
+     * @return this builder
+     */
+    public Builder separation(SeparationSettings separation) {
+      this.separation = separation;
+      return this;
+    }
+
+    /**
+     * The snapshot.
+     *
+     * @return a new {@link ShardStats}
+     */
+    public ShardStats build() {
+      return new ShardStats(
+          shard,
+          puts,
+          deletes,
+          batches,
+          crossShardParts,
+          writeCalls,
+          writeOps,
+          maxWriteBatch,
+          workerReads,
+          readCalls,
+          maxReadBatch,
+          directReads,
+          failedRequests,
+          queueDepth,
+          queueCapacity,
+          rejectedOffers,
+          memtableBytes,
+          pendingCompactionBytes,
+          sstBytes,
+          blobBytes,
+          estimatedKeys,
+          levels,
+          userBytesWritten,
+          flushWriteBytes,
+          compactionWriteBytes,
+          blobWriteBytes,
+          liveDataBytes,
+          blobGarbageBytes,
+          backgroundJobs,
+          separation);
+    }
+  }
 }

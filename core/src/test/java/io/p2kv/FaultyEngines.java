@@ -1,10 +1,11 @@
 package io.p2kv;
 
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineAdmin;
+import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.engine.EngineIterator;
-import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import java.nio.file.Path;
 import java.util.List;
@@ -88,55 +89,20 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
       d.delete(key);
     }
 
-    // Batch operations are held here and forwarded only when the commit goes ahead, so that an
-    // injected failure leaves nothing written, as a real failed commit does.
-    private final java.util.ArrayList<byte[][]> pending = new java.util.ArrayList<>();
-
     @Override
-    public void batchPut(byte[] key, byte[] value) {
-      pending.add(new byte[][] {key, value});
+    public EngineBatch newBatch() {
+      return d.newBatch();
     }
 
     @Override
-    public void batchDelete(byte[] key) {
-      pending.add(new byte[][] {key, null});
-    }
-
-    @Override
-    public void commitBatch() {
+    public void write(EngineBatch batch) {
       try {
         beforeWrite();
-        for (byte[][] op : pending) {
-          if (op[1] == null) {
-            d.batchDelete(op[0]);
-          } else {
-            d.batchPut(op[0], op[1]);
-          }
-        }
-        for (byte[][] op : pendingMeta) {
-          if (op[1] == null) {
-            d.batchDeleteMeta(op[0]);
-          } else {
-            d.batchPutMeta(op[0], op[1]);
-          }
-        }
-      } finally {
-        pending.clear();
-        pendingMeta.clear();
+      } catch (RuntimeException e) {
+        batch.clear(); // an injected failure writes nothing, as a real failed write
+        throw e;
       }
-      d.commitBatch();
-    }
-
-    private final java.util.ArrayList<byte[][]> pendingMeta = new java.util.ArrayList<>();
-
-    @Override
-    public void batchPutMeta(byte[] key, byte[] value) {
-      pendingMeta.add(new byte[][] {key, value});
-    }
-
-    @Override
-    public void batchDeleteMeta(byte[] key) {
-      pendingMeta.add(new byte[][] {key, null});
+      d.write(batch);
     }
 
     @Override
@@ -177,18 +143,8 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     }
 
     @Override
-    public long property(EngineProperty property) {
-      return d.property(property);
-    }
-
-    @Override
-    public void flush() {
-      d.flush();
-    }
-
-    @Override
-    public void compact() {
-      d.compact();
+    public EngineAdmin admin() {
+      return d.admin();
     }
 
     @Override

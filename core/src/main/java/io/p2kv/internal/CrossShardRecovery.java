@@ -1,6 +1,7 @@
 package io.p2kv.internal;
 
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineBatch;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -40,17 +41,19 @@ final class CrossShardRecovery {
     int rolledBack = 0;
     int completed = 0;
     for (Engine e : engines) {
-      for (byte[][] kv : e.scanMeta(new byte[] {UndoRecord.UNDO})) {
-        long gsn = UndoRecord.gsnOf(kv[0]);
-        maxSeen = Math.max(maxSeen, gsn);
-        if (committed.contains(gsn)) {
-          completed++;
-        } else {
-          UndoRecord.addRollback(kv[1], e);
-          rolledBack++;
+      try (EngineBatch batch = e.newBatch()) {
+        for (byte[][] kv : e.scanMeta(new byte[] {UndoRecord.UNDO})) {
+          long gsn = UndoRecord.gsnOf(kv[0]);
+          maxSeen = Math.max(maxSeen, gsn);
+          if (committed.contains(gsn)) {
+            completed++;
+          } else {
+            UndoRecord.addRollback(kv[1], batch);
+            rolledBack++;
+          }
+          batch.deleteMeta(kv[0]);
+          e.write(batch);
         }
-        e.batchDeleteMeta(kv[0]);
-        e.commitBatch();
       }
     }
     for (byte[][] kv : commits) {

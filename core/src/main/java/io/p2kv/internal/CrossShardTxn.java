@@ -5,7 +5,6 @@ import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One cross-shard atomic batch in flight: the coordinator of its per-shard parts (p2KVS section
@@ -15,12 +14,13 @@ import java.util.concurrent.locks.LockSupport;
  * <ol>
  *   <li>The caller takes the store's cross-shard lock, draws the batch's GSN and enqueues one part
  *       per shard, so every shard sees cross-shard parts in GSN order.
- *   <li>Prepare: each shard's worker reads the old values of its keys and writes, in one atomic
- *       engine batch, the part's operations plus an undo record; then it votes (completes its part
- *       request) and waits for the decision without executing anything else.
+ *   <li>Prepare ({@link CrossShardParticipant}): each shard's worker reads the old values of its
+ *       keys and writes, in one atomic engine batch, the part's operations plus an undo record;
+ *       then it votes (completes its part request) and waits for the decision without executing
+ *       anything else: its duty cycles return no work, and its idle strategy waits.
  *   <li>Decide: the last vote decides. All prepared: write the commit record durably on shard 0,
  *       decide COMMIT and complete the caller's request. Any part failed or was never enqueued:
- *       decide ABORT.
+ *       decide ABORT. Deciding wakes every waiting worker through its {@link WorkerSignal}.
  *   <li>Finish: on COMMIT each worker deletes its undo record; the last one deletes the commit
  *       record. On ABORT each prepared worker writes the old values back and deletes its undo
  *       record atomically; when the last has, the caller's request fails with the first cause.
@@ -37,11 +37,11 @@ import java.util.concurrent.locks.LockSupport;
  * If writing the commit record fails, whether it reached the disk is unknown: the store is failed
  * (workers leave their undo records in place) and reopening decides by what is on disk.
  */
-final class CrossShardTxn implements Request.Sink {
-  private static final int PENDING = 0;
-  private static final int COMMIT = 1;
-  private static final int ABORT = 2;
-  private static final int UNKNOWN = 3;
+final class CrossShardTxn implements Request.Listener {
+  static final int PENDING = 0;
+  static final int COMMIT = 1;
+  static final int ABORT = 2;
+  static final int UNKNOWN = 3;
 
   final long gsn;
   private final int parts;
@@ -51,7 +51,7 @@ final class CrossShardTxn implements Request.Sink {
   private final AtomicInteger votes = new AtomicInteger();
   private final AtomicInteger prepared = new AtomicInteger();
   private final AtomicInteger finishing = new AtomicInteger();
-  private final AtomicReferenceArray<Thread> waiters;
+  private final AtomicReferenceArray<WorkerSignal> waiting;
   private volatile Throwable abortCause;
   private volatile int decision = PENDING;
 
@@ -61,11 +61,19 @@ final class CrossShardTxn implements Request.Sink {
     this.commitLog = commitLog;
     this.user = user;
     this.store = store;
-    this.waiters = new AtomicReferenceArray<>(parts);
+    this.waiting = new AtomicReferenceArray<>(parts);
   }
 
   byte[] undoKey() {
     return UndoRecord.key(UndoRecord.UNDO, gsn);
+  }
+
+  /**
+   * A prepared part's worker waits for the decision: wake it through {@code signal} once decided.
+   * Called before the part votes, so the decision cannot be missed.
+   */
+  void listen(int part, WorkerSignal signal) {
+    waiting.set(part, signal);
   }
 
   /** A part's vote: its request completed (prepared) or failed (on any path, so none is lost). */
@@ -103,44 +111,25 @@ final class CrossShardTxn implements Request.Sink {
       user.fail(abortCause);
     }
     for (int i = 0; i < parts; i++) {
-      Thread t = waiters.get(i);
-      if (t != null) {
-        LockSupport.unpark(t);
+      WorkerSignal s = waiting.get(i);
+      if (s != null) {
+        s.signal();
       }
     }
   }
 
   /**
-   * Called by a prepared part's worker: waits for the decision (yielding, then parking).
+   * The decision so far.
    *
-   * @return 1 commit, 2 abort (roll back), 3 unknown (leave the undo record for recovery)
+   * @return {@link #PENDING}, {@link #COMMIT}, {@link #ABORT} (roll back) or {@link #UNKNOWN}
+   *     (leave the undo record for recovery)
    */
-  int awaitDecision(int part, long yieldNanos) {
-    int d = decision;
-    if (d != PENDING) {
-      return d;
-    }
-    long deadline = System.nanoTime() + yieldNanos;
-    while (System.nanoTime() - deadline < 0) {
-      Thread.yield();
-      d = decision;
-      if (d != PENDING) {
-        return d;
-      }
-    }
-    waiters.set(part, Thread.currentThread());
-    while ((d = decision) == PENDING) {
-      LockSupport.park(this);
-    }
-    return d;
+  int decision() {
+    return decision;
   }
 
-  static boolean isCommit(int decision) {
-    return decision == COMMIT;
-  }
-
-  static boolean isAbort(int decision) {
-    return decision == ABORT;
+  boolean isDecided() {
+    return decision != PENDING;
   }
 
   /** A prepared part finished its cleanup (commit) or rollback (abort). */

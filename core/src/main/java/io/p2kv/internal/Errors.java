@@ -4,11 +4,35 @@ import io.p2kv.P2kvException;
 import io.p2kv.QueueFullException;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreClosedException;
+import io.p2kv.StoreCorruptedException;
 import io.p2kv.StoreFailedException;
+import io.p2kv.internal.engine.EngineException;
 
-/** Turns a failure recorded on a worker thread into an exception for the caller's thread. */
+/**
+ * Maps internal failures to the public exceptions, in one place: engine errors of a shard, and
+ * failures recorded on a worker thread rethrown on the caller's thread.
+ */
 final class Errors {
   private Errors() {}
+
+  /**
+   * A shard's engine failed an operation: the public exception names the shard and keeps the
+   * engine's exception, and so its kind and the engine's own error, as the cause.
+   */
+  static ShardFailedException shardFailed(int shard, EngineException e) {
+    return new ShardFailedException(shard, e.getMessage(), e);
+  }
+
+  /**
+   * A shard's engine could not be opened: damaged files are {@link StoreCorruptedException}, any
+   * other failure a {@link P2kvException}; both keep the engine's exception as the cause.
+   */
+  static P2kvException openFailed(EngineException e) {
+    if (e.kind() == EngineException.Kind.CORRUPTION) {
+      return new StoreCorruptedException(e.getMessage(), e);
+    }
+    return new P2kvException(e.getMessage(), e);
+  }
 
   /**
    * Wraps so that the caller's own stack shows where it called from, keeping the exception type.

@@ -1,5 +1,6 @@
 package io.p2kv.internal;
 
+import io.p2kv.ManifestMismatchException;
 import io.p2kv.StoreCorruptedException;
 import java.io.IOException;
 import java.io.StringReader;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
@@ -66,6 +68,56 @@ public record Manifest(int formatVersion, int shards, String partitioner, String
    */
   public Partitioner newPartitioner() {
     return Partitioner.RANGE.equals(partitioner) ? Partitioner.range(splits) : new Partitioner(shards);
+  }
+
+  /**
+   * Checks that the options a store is opened with agree with this manifest.
+   *
+   * @param dir the store directory, for messages
+   * @param config the options
+   * @throws ManifestMismatchException naming both values and the fix, if they disagree
+   */
+  public void checkCompatible(Path dir, StoreConfig config) {
+    if (config.shards() > 0 && config.shards() != shards) {
+      throw new ManifestMismatchException(
+          "store " + dir + " has " + shards + " shards (MANIFEST) but was opened with shards=" + config.shards()
+              + "; open it with shards=" + shards + " or leave the shard count unset");
+    }
+    if (Partitioner.RANGE.equals(partitioner)) {
+      if (config.splitKeys() != null && !sameKeys(config.splitKeys(), splits)) {
+        throw new ManifestMismatchException(
+            "store " + dir + " is range-partitioned with other split keys (" + splits.size() + " in its MANIFEST, "
+                + config.splitKeys().size() + " given); open it with the same split keys or with no partitioning option");
+      }
+      return;
+    }
+    if (!Partitioner.NAME.equals(partitioner)) {
+      throw new ManifestMismatchException(
+          "store " + dir + " uses partitioner '" + partitioner + "' (MANIFEST); this p2kv supports '" + Partitioner.NAME
+              + "' and '" + Partitioner.RANGE + "'");
+    }
+    if (config.splitKeys() != null) {
+      throw new ManifestMismatchException(
+          "store " + dir + " is hash-partitioned (MANIFEST) but was opened with range partitioning; open it without"
+              + " rangePartitioning");
+    }
+    if (!Partitioner.HASH.equals(hash) || seed != Partitioner.SEED) {
+      throw new ManifestMismatchException(
+          "store " + dir + " uses hash " + hash + " seed " + seed + " (MANIFEST); this p2kv uses "
+              + Partitioner.HASH + " seed " + Partitioner.SEED);
+    }
+  }
+
+  private static boolean sameKeys(List<byte[]> a, List<byte[]> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!Arrays.equals(a.get(i), b.get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -5,20 +5,21 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * A worker idle strategy that costs no CPU while the store is idle and wakes at once when a
  * request arrives: spin a few times, then poll while yielding the CPU for up to {@code
- * yieldNanos}, then park until a caller signals (see {@link Shard#parkWorker()} and {@link
- * Shard#signal()} for the no-lost-wake-up protocol). The yield phase catches the next request of a
- * caller that is about to submit again without a park/unpark pair, which on this project's
- * reference machine (a 2-core VM) costs about 25 microseconds per cross-core wake-up.
+ * yieldNanos}, then park until signalled ({@link WorkerSignal} has the no-lost-wake-up protocol).
+ * The yield phase catches the next request of a caller that is about to submit again without a
+ * park/unpark pair, a costly cross-core wake-up (docs/benchmarks/PROFILES.md measures it).
  */
 final class ParkingIdleStrategy implements IdleStrategy {
-  private final Shard shard;
+  private final WorkerSignal signal;
+  private final WorkerSignal.Work work;
   private final int maxSpins;
   private final long yieldNanos;
   private int spins;
   private long yieldDeadline;
 
-  ParkingIdleStrategy(Shard shard, int maxSpins, long yieldNanos) {
-    this.shard = shard;
+  ParkingIdleStrategy(WorkerSignal signal, WorkerSignal.Work work, int maxSpins, long yieldNanos) {
+    this.signal = signal;
+    this.work = work;
     this.maxSpins = maxSpins;
     this.yieldNanos = yieldNanos;
   }
@@ -42,7 +43,7 @@ final class ParkingIdleStrategy implements IdleStrategy {
     } else if (System.nanoTime() - yieldDeadline < 0) {
       Thread.yield();
     } else {
-      shard.parkWorker();
+      signal.park(work);
     }
   }
 

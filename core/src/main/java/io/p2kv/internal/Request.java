@@ -1,80 +1,27 @@
 package io.p2kv.internal;
 
 import io.p2kv.Batch;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import io.p2kv.KeyValue;
+import io.p2kv.OperationType;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BiConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * One queued request and its completion.
- *
- * <h2>Completion (the hand-off)</h2>
- * A request completes exactly once, on the worker thread (or on the thread that fails it when the
- * store closes or fails). How the caller learns of it depends on the sink:
+ * One queued request: a typed value per kind, completed through {@link Completion}.
  *
  * <ul>
- *   <li>no sink (a sync caller): the caller spins a little, then publishes itself in {@code
- *       waiter} and parks; the completer writes {@code state} and then reads {@code waiter},
- *       unparking only a caller that actually parked. Both fields are volatile, so of "caller
- *       writes waiter, reads state" and "completer writes state, reads waiter" at least one side
- *       sees the other (Dekker): no lost wake-up, and no {@code synchronized} anywhere, so a virtual
- *       thread unmounts while it waits.
- *   <li>a {@link CompletableFuture}, a {@link BiConsumer} callback, or an internal {@link Sink}:
- *       called by the completer.
+ *   <li>{@link Write}s ({@link Put}, {@link Delete}, {@link BatchWrite}) merge into one engine
+ *       batch;
+ *   <li>{@link Read}s ({@link Get}, {@link MultiGetPart}) merge into one engine multiGet;
+ *   <li>a {@link ScanPart} and a {@link CrossShardPart} always run alone.
  * </ul>
+ *
+ * A request without a {@link Listener} belongs to a sync caller, who waits for it; otherwise the
+ * completer calls the listener: a {@link FutureListener} the store handed out, a {@link
+ * CallbackListener} around the user's callback, or an internal assembler of multi-shard results.
  */
-public final class Request {
-  private static final Logger LOG = LoggerFactory.getLogger(Request.class);
-
-  /** A put. */
-  public static final byte PUT = 0;
-
-  /** A delete. */
-  public static final byte DELETE = 1;
-
-  /** A single-shard atomic batch. */
-  public static final byte BATCH = 2;
-
-  /** A point read. */
-  public static final byte GET = 3;
-
-  /** A batched point read (one shard's part of a multiGet). */
-  public static final byte MULTI_GET = 4;
-
-  /** One shard's part of an ordered read: up to {@code limit} pairs of a key range. */
-  public static final byte SCAN = 5;
-
-  /** One shard's part of a cross-shard atomic batch: never merged with other requests. */
-  public static final byte CROSS_PART = 6;
-
-  private static final int PENDING = 0;
-  private static final int COMPLETING = 1;
-  private static final int DONE = 2;
-
-  private static final VarHandle STATE;
-
-  /**
-   * Yields before parking even when the time window has passed: under contention each yield lets
-   * other threads run and so takes longer, and a count keeps the wait proportional to the load.
-   */
-  private static final int MIN_YIELDS = 16;
-
-  static {
-    try {
-      STATE = MethodHandles.lookup().findVarHandle(Request.class, "state", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  /** Internal completion target (used to assemble multi-shard results). */
-  public interface Sink {
+abstract sealed class Request extends Completion {
+  /** Hears of a request's completion, on the completing thread. */
+  interface Listener {
     /**
      * Called once when the request completes.
      *
@@ -85,20 +32,7 @@ public final class Request {
     void onComplete(Request request, Object result, Throwable error);
   }
 
-  final byte type;
-  final byte[] key;
-  final byte[] value;
-  /** BATCH: the ops (List of Batch.Op); MULTI_GET: the keys (List of byte[]). */
-  final List<?> items;
-  /** Operations for the write batch limit (1, or the batch size, or the keys of a multiGet). */
-  final int opCount;
-  /** Payload bytes for the byte limit. */
-  final long bytes;
-  /** SCAN: most pairs to read. */
-  final int limit;
-  private final Object sink;
-  /** Free for the sink's use (e.g. the offset of this part in a multiGet). */
-  public final int tag;
+  private final Listener listener;
 
   /**
    * {@link System#nanoTime()} when an async operation started, or 0: the worker records the
@@ -106,314 +40,219 @@ public final class Request {
    */
   long startNanos;
 
-  private volatile int state;
-  private volatile Thread waiter;
-  /** Wake-up tree: callers this caller wakes once it is woken (set by the worker before DONE). */
-  private Request wakeLeft;
-  private Request wakeRight;
-  private Object result;
-  private Throwable error;
-
-  private Request(byte type, byte[] key, byte[] value, List<?> items, int opCount, long bytes, Object sink, int tag) {
-    this(type, key, value, items, opCount, bytes, 0, sink, tag);
-  }
-
-  private Request(
-      byte type, byte[] key, byte[] value, List<?> items, int opCount, long bytes, int limit, Object sink, int tag) {
-    this.limit = limit;
-    this.type = type;
-    this.key = key;
-    this.value = value;
-    this.items = items;
-    this.opCount = opCount;
-    this.bytes = bytes;
-    this.sink = sink;
-    this.tag = tag;
+  private Request(Listener listener) {
+    this.listener = listener;
   }
 
   /**
-   * A put.
+   * The operation whose latency an async request of this kind records when stamped.
    *
-   * @param key key
-   * @param value value
-   * @param sink null for a sync caller, or a future, callback or {@link Sink}
-   * @return the request
+   * @return the type; null for parts, which are never stamped
    */
-  public static Request put(byte[] key, byte[] value, Object sink) {
-    return new Request(PUT, key, value, null, 1, key.length + (long) value.length, sink, 0);
+  OperationType operationType() {
+    return null;
   }
 
-  /**
-   * A delete.
-   *
-   * @param key key
-   * @param sink see {@link #put}
-   * @return the request
-   */
-  public static Request delete(byte[] key, Object sink) {
-    return new Request(DELETE, key, null, null, 1, key.length, sink, 0);
+  @Override
+  final boolean isSync() {
+    return listener == null;
   }
 
-  /**
-   * An atomic single-shard batch.
-   *
-   * @param ops the operations
-   * @param bytes their payload bytes
-   * @param sink see {@link #put}
-   * @return the request
-   */
-  public static Request batch(List<Batch.Op> ops, long bytes, Object sink) {
-    return new Request(BATCH, null, null, ops, ops.size(), bytes, sink, 0);
-  }
-
-  /**
-   * One shard's part of a cross-shard batch; its sink is the batch's {@link CrossShardTxn}.
-   *
-   * @param ops this shard's operations, in batch order
-   * @param bytes their payload bytes
-   * @param txn the coordinator
-   * @param part index of this part in the batch
-   * @return the request
-   */
-  static Request crossPart(List<Batch.Op> ops, long bytes, CrossShardTxn txn, int part) {
-    return new Request(CROSS_PART, null, null, ops, ops.size(), bytes, txn, part);
-  }
-
-  /**
-   * A point read.
-   *
-   * @param key key
-   * @param sink see {@link #put}
-   * @return the request
-   */
-  public static Request get(byte[] key, Object sink) {
-    return new Request(GET, key, null, null, 1, key.length, sink, 0);
-  }
-
-  /**
-   * One shard's part of a multiGet.
-   *
-   * @param keys keys on that shard
-   * @param sink see {@link #put}
-   * @param tag free for the sink
-   * @return the request
-   */
-  public static Request multiGet(List<byte[]> keys, Object sink, int tag) {
-    return new Request(MULTI_GET, null, null, keys, keys.size(), 0, sink, tag);
-  }
-
-  /**
-   * One shard's part of an ordered read: the worker reads up to {@code limit} pairs of {@code
-   * [lower, upper)} in key order from one engine iterator and completes with a {@code
-   * List<KeyValue>}.
-   *
-   * @param lower inclusive lower bound, or null
-   * @param upper exclusive upper bound, or null
-   * @param limit most pairs to read
-   * @param sink see {@link #put}
-   * @param tag free for the sink
-   * @return the request
-   */
-  public static Request scan(byte[] lower, byte[] upper, int limit, Object sink, int tag) {
-    return new Request(SCAN, lower, upper, null, 1, 0, limit, sink, tag);
-  }
-
-  boolean isWrite() {
-    return type <= BATCH;
-  }
-
-  boolean isRead() {
-    return type == GET || type == MULTI_GET;
-  }
-
-  Object sink() {
-    return sink;
-  }
-
-  /** True for a sync caller's request: nobody but the waiting caller observes completion. */
-  boolean isSync() {
-    return sink == null;
-  }
-
-  /**
-   * Whether the request has completed.
-   *
-   * @return true once completed or failed
-   */
-  public boolean isDone() {
-    return state == DONE;
-  }
-
-  void complete(Object value) {
-    finish(value, null);
-  }
-
-  void fail(Throwable t) {
-    finish(null, t);
-  }
-
-  /**
-   * Completes the request exactly once; later calls are ignored.
-   *
-   * @return true if this call completed it
-   */
-  @SuppressWarnings("unchecked")
-  boolean finish(Object value, Throwable t) {
-    if (state != PENDING || !STATE.compareAndSet(this, PENDING, COMPLETING)) {
+  @Override
+  final boolean notifyListener(Object value, Throwable t) {
+    Listener l = listener;
+    if (l == null) {
       return false;
     }
-    result = value;
-    error = t;
-    state = DONE;
-    Object s = sink;
-    if (s == null) {
-      Thread w = waiter;
-      if (w != null) {
-        LockSupport.unpark(w);
-      }
-    } else if (s instanceof CompletableFuture) {
-      CompletableFuture<Object> f = (CompletableFuture<Object>) s;
-      if (t == null) {
-        f.complete(value);
-      } else {
-        f.completeExceptionally(t);
-      }
-    } else if (s instanceof Sink) {
-      ((Sink) s).onComplete(this, value, t);
-    } else {
-      try {
-        ((BiConsumer<Object, Throwable>) s).accept(value, t);
-      } catch (Throwable callbackError) {
-        LOG.warn("p2kv callback threw; ignored", callbackError);
-      }
-    }
+    l.onComplete(this, value, t);
     return true;
   }
 
-  /**
-   * Completes a sync request without waking its caller: the worker completes a run's sync
-   * requests children-first, then wakes only the root of the wake-up tree (see {@link
-   * #linkWakeTree}).
-   */
-  void completeQuietly(Object value, Throwable t) {
-    if (state != PENDING || !STATE.compareAndSet(this, PENDING, COMPLETING)) {
-      return;
+  // ---------------------------------------------------------------- writes
+
+  /** A request merged into the worker's write batch. */
+  abstract static sealed class Write extends Request {
+    /** Operations, for the batch's count limit. */
+    final int opCount;
+    /** Key and value bytes, for the batch's byte limit. */
+    final long bytes;
+
+    private Write(int opCount, long bytes, Listener listener) {
+      super(listener);
+      this.opCount = opCount;
+      this.bytes = bytes;
     }
-    result = value;
-    error = t;
-    state = DONE;
+
+    /** Adds this request's operations to the worker's pending batch. */
+    abstract void addTo(ShardWriter writer);
   }
+
+  /** A put. */
+  static final class Put extends Write {
+    final byte[] key;
+    final byte[] value;
+
+    Put(byte[] key, byte[] value, Listener listener) {
+      super(1, key.length + (long) value.length, listener);
+      this.key = key;
+      this.value = value;
+    }
+
+    @Override
+    void addTo(ShardWriter writer) {
+      writer.put(key, value);
+    }
+
+    @Override
+    OperationType operationType() {
+      return OperationType.PUT;
+    }
+  }
+
+  /** A delete. */
+  static final class Delete extends Write {
+    final byte[] key;
+
+    Delete(byte[] key, Listener listener) {
+      super(1, key.length, listener);
+      this.key = key;
+    }
+
+    @Override
+    void addTo(ShardWriter writer) {
+      writer.delete(key);
+    }
+
+    @Override
+    OperationType operationType() {
+      return OperationType.DELETE;
+    }
+  }
+
+  /** An atomic batch whose keys all live on one shard. */
+  static final class BatchWrite extends Write {
+    final List<Batch.Op> ops;
+
+    BatchWrite(List<Batch.Op> ops, long bytes, Listener listener) {
+      super(ops.size(), bytes, listener);
+      this.ops = ops;
+    }
+
+    @Override
+    void addTo(ShardWriter writer) {
+      writer.add(ops);
+    }
+
+    @Override
+    OperationType operationType() {
+      return OperationType.WRITE;
+    }
+  }
+
+  // ---------------------------------------------------------------- point reads
+
+  /** A request merged into the worker's multiGet. */
+  abstract static sealed class Read extends Request {
+    private Read(Listener listener) {
+      super(listener);
+    }
+
+    /** Keys read, for the read run's count limit. */
+    abstract int keyCount();
+  }
+
+  /** A point read; completes with the value or null. */
+  static final class Get extends Read {
+    final byte[] key;
+
+    Get(byte[] key, Listener listener) {
+      super(listener);
+      this.key = key;
+    }
+
+    @Override
+    int keyCount() {
+      return 1;
+    }
+
+    @Override
+    OperationType operationType() {
+      return OperationType.GET;
+    }
+  }
+
+  /** One shard's part of a multiGet; completes with a {@code List<byte[]>} in key order. */
+  static final class MultiGetPart extends Read {
+    final List<byte[]> keys;
+    /** Index of this part in its multiGet. */
+    final int part;
+
+    MultiGetPart(List<byte[]> keys, int part, Listener listener) {
+      super(listener);
+      this.keys = keys;
+      this.part = part;
+    }
+
+    @Override
+    int keyCount() {
+      return keys.size();
+    }
+
+    @SuppressWarnings("unchecked")
+    List<byte[]> values() {
+      return (List<byte[]>) resultOrThrow();
+    }
+
+    @Override
+    OperationType operationType() {
+      return OperationType.MULTI_GET;
+    }
+  }
+
+  // ---------------------------------------------------------------- alone
 
   /**
-   * Links the sync requests of one run into a binary wake-up tree: element i wakes 2i+1 and 2i+2.
-   * The worker then completes them with {@link #completeQuietly} from the last to the first and
-   * unparks only the first; each caller, once it sees its own request done, unparks its two
-   * children. So the worker makes one unpark system call per run instead of one per caller, and
-   * the rest happen in parallel on the callers' threads.
-   *
-   * <p>No lost wake-up: a child is completed before its parent (program order, volatile), so a
-   * parent that sees itself done and then reads the child's {@code waiter} races only with the
-   * child's own "write waiter, read state" (Dekker): either the child sees DONE and does not
-   * park, or the parent sees the waiter and unparks it.
+   * One shard's part of an ordered read: up to {@code limit} pairs of {@code [lower, upper)} in key
+   * order, read by the worker from one engine iterator; completes with a {@code List<KeyValue>}.
    */
-  static void linkWakeTree(Request[] sync, int m) {
-    for (int i = 0; i < m; i++) {
-      int l = 2 * i + 1;
-      sync[i].wakeLeft = l < m ? sync[l] : null;
-      sync[i].wakeRight = l + 1 < m ? sync[l + 1] : null;
-    }
-  }
+  static final class ScanPart extends Request {
+    final byte[] lower;
+    final byte[] upper;
+    final int limit;
+    /** Index of this part in its ordered read. */
+    final int part;
 
-  /** Unparks the caller of this request if it parked. */
-  void wakeWaiter() {
-    Thread w = waiter;
-    if (w != null) {
-      LockSupport.unpark(w);
+    ScanPart(byte[] lower, byte[] upper, int limit, int part, Listener listener) {
+      super(listener);
+      this.lower = lower;
+      this.upper = upper;
+      this.limit = limit;
+      this.part = part;
     }
-  }
 
-  private void wakeChildren() {
-    Request l = wakeLeft;
-    if (l != null) {
-      wakeLeft = null;
-      l.wakeWaiter();
-      Request r = wakeRight;
-      if (r != null) {
-        wakeRight = null;
-        r.wakeWaiter();
-      }
+    @SuppressWarnings("unchecked")
+    List<KeyValue> pairs() {
+      return (List<KeyValue>) resultOrThrow();
     }
   }
 
   /**
-   * Waits (sync callers only) until the request completes: polls, yielding the CPU between polls,
-   * for up to {@code yieldNanos}, then parks until woken. Yielding keeps the thread runnable, so a
-   * request that completes within the window costs no park/unpark pair (two system calls and, on
-   * a virtual machine, a costly cross-core wake-up of an idle CPU); yielding rather than spinning
-   * lets the worker and other callers use the core meanwhile. Not interruptible: the request is
-   * already queued and will complete; an interrupt is remembered and restored on return.
-   *
-   * @param yieldNanos how long to poll before parking; 0 parks at once
+   * One shard's part of a cross-shard atomic batch; its listener is the batch's {@link
+   * CrossShardTxn}, and its completion is the shard's vote (see {@link CrossShardParticipant}).
    */
-  public void await(long yieldNanos) {
-    if (state == DONE) {
-      wakeChildren();
-      return;
-    }
-    if (yieldNanos > 0) {
-      long deadline = System.nanoTime() + yieldNanos;
-      int yields = 0;
-      do {
-        Thread.yield();
-        if (state == DONE) {
-          wakeChildren();
-          return;
-        }
-      } while (++yields < MIN_YIELDS || System.nanoTime() - deadline < 0);
-    }
-    Thread me = Thread.currentThread();
-    waiter = me;
-    boolean interrupted = false;
-    while (state != DONE) {
-      LockSupport.park(this);
-      if (Thread.interrupted()) {
-        interrupted = true;
-      }
-    }
-    wakeChildren();
-    if (interrupted) {
-      me.interrupt();
-    }
-  }
+  static final class CrossShardPart extends Request {
+    final List<Batch.Op> ops;
+    final long bytes;
+    final CrossShardTxn txn;
+    /** Index of this part in its batch. */
+    final int part;
 
-  /**
-   * Waits for completion or until {@code abandoned} says the request can no longer complete. Used
-   * only while a store closes or fails.
-   *
-   * @param abandoned true once nobody will complete the request
-   * @return true if completed, false if abandoned
-   */
-  boolean awaitOrAbandoned(java.util.function.BooleanSupplier abandoned) {
-    long parkNs = TimeUnit.MICROSECONDS.toNanos(50);
-    while (state != DONE) {
-      if (abandoned.getAsBoolean()) {
-        return state == DONE;
-      }
-      LockSupport.parkNanos(this, parkNs);
+    CrossShardPart(List<Batch.Op> ops, long bytes, CrossShardTxn txn, int part) {
+      super(txn);
+      this.ops = ops;
+      this.bytes = bytes;
+      this.txn = txn;
+      this.part = part;
     }
-    return true;
-  }
-
-  /**
-   * The result of a completed request, or its failure rethrown.
-   *
-   * @return the result
-   */
-  public Object resultOrThrow() {
-    Throwable t = error;
-    if (t != null) {
-      throw Errors.rethrowForCaller(t);
-    }
-    return result;
   }
 }

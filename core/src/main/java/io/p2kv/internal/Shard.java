@@ -3,16 +3,19 @@ package io.p2kv.internal;
 import io.p2kv.IdleMode;
 import io.p2kv.QueueFullException;
 import io.p2kv.QueueFullPolicy;
+import io.p2kv.ShardStats;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineAdmin;
+import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.WriteProfile;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -23,16 +26,10 @@ import org.jctools.queues.MpscArrayQueue;
  * One shard: its bounded request queue, its worker and its engine. p2KVS section 4.1.
  *
  * <h2>Concurrency</h2>
- * Any number of caller threads {@link #submit} into a JCTools MPSC array queue; exactly one
- * worker consumes it. Callers on the direct read path enter the engine themselves, counted in
- * a {@link ReaderGuard} so that close never frees the engine under them.
- *
- * <h2>Waking the worker</h2>
- * With {@link IdleMode#PARK} an idle worker sets {@code sleeping}, re-checks the queue and parks.
- * A caller enqueues, then reads {@code sleeping} and, if set, clears it and unparks the worker. The
- * queue offer is a CAS and both flags are volatile, so either the worker sees the new request
- * before parking or the caller sees the worker asleep: no lost wake-up. While the worker is busy
- * the caller pays one volatile read.
+ * Any number of caller threads {@link #submit} into a JCTools MPSC array queue; exactly one worker
+ * consumes it. Callers on the direct read path enter the engine themselves through {@link
+ * #direct}, counted in a {@link ReaderGuard} so that close never frees the engine under them.
+ * Waking an idle worker is {@link WorkerSignal}'s protocol.
  *
  * <h2>Back-pressure</h2>
  * The queue is bounded. When it is full a caller either backs off (spin, yield, then parks of
@@ -48,50 +45,40 @@ import org.jctools.queues.MpscArrayQueue;
  */
 final class Shard {
   private static final long MAX_OFFER_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
-  private static final long WORKER_SAFETY_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /** An engine call made on a caller's thread, inside the shard's reader guard. */
+  @FunctionalInterface
+  interface DirectCall<A, T> {
+    T call(Engine engine, A argument);
+  }
 
   final int index;
-  final Path dir;
-  final MpscArrayQueue<Request> queue;
   final Engine engine;
+  private final MpscArrayQueue<Request> queue;
   private final StoreState store;
-  private final QueueFullPolicy queueFullPolicy;
-  private final IdleMode idleMode;
-  private final CpuPinning pinning;
-  private final long yieldWaitNanos;
+  private final ShardConfig config;
+  private final WorkerSignal signal = new WorkerSignal();
   final ShardWorker worker;
-  final LongAdder rejectedOffers = new LongAdder();
+  private final LongAdder rejectedOffers = new LongAdder();
   private final ReaderGuard readers = new ReaderGuard();
-
-  private final AtomicInteger sleeping = new AtomicInteger();
-  private volatile Thread workerThread;
-  private Object pinHandle;
   private AgentRunner runner;
 
   Shard(
       int index,
-      Path dir,
       Engine engine,
       StoreState store,
-      int queueCapacity,
-      QueueFullPolicy queueFullPolicy,
-      IdleMode idleMode,
+      ShardConfig config,
       CpuPinning pinning,
-      long yieldWaitNanos,
-      int maxBatch,
-      long maxBatchBytes,
       LatencyRecorder latency,
       WriteProfile profile) {
     this.index = index;
-    this.dir = dir;
     this.engine = engine;
     this.store = store;
-    this.queue = new MpscArrayQueue<>(queueCapacity);
-    this.queueFullPolicy = queueFullPolicy;
-    this.idleMode = idleMode;
-    this.pinning = pinning;
-    this.yieldWaitNanos = yieldWaitNanos;
-    this.worker = new ShardWorker(this, engine, store, maxBatch, maxBatchBytes, yieldWaitNanos, latency, profile);
+    this.config = config;
+    this.queue = new MpscArrayQueue<>(config.queueCapacity());
+    this.worker =
+        new ShardWorker(
+            index, queue, engine, store, signal, pinning, config.maxBatch(), config.maxBatchBytes(), latency, profile);
   }
 
   /** Starts the worker thread. */
@@ -101,8 +88,8 @@ final class Shard {
   }
 
   IdleStrategy idleStrategy() {
-    return switch (idleMode) {
-      case PARK -> new ParkingIdleStrategy(this, 16, yieldWaitNanos);
+    return switch (config.idleMode()) {
+      case PARK -> new ParkingIdleStrategy(signal, worker, 16, config.yieldWaitNanos());
       case BACKOFF -> new BackoffIdleStrategy(
           64, 16, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
       case YIELD -> new YieldingIdleStrategy();
@@ -112,20 +99,12 @@ final class Shard {
 
   private void onWorkerError(Throwable t) {
     // The worker handles its own failures; AgentTerminationException is how it stops.
-    if (!(t instanceof org.agrona.concurrent.AgentTerminationException)) {
+    if (!(t instanceof AgentTerminationException)) {
       store.fail(index, t);
     }
   }
 
-  void onWorkerStart() {
-    workerThread = Thread.currentThread();
-    pinHandle = pinning.pinCurrentThread();
-  }
-
-  void onWorkerClose() {
-    pinning.release(pinHandle);
-    pinHandle = null;
-  }
+  // ---------------------------------------------------------------- the queue
 
   /**
    * Enqueues a request and wakes the worker if it sleeps. Does not wait for completion.
@@ -138,22 +117,21 @@ final class Shard {
     if (!queue.offer(r)) {
       offerSlow(r);
     }
-    signal();
+    signal.signal();
     if (!store.isOpen()) {
       settleAfterClose(r);
     }
   }
 
   private void offerSlow(Request r) {
-    if (queueFullPolicy == QueueFullPolicy.FAIL_FAST) {
-      rejectedOffers.increment();
+    rejectedOffers.increment();
+    if (config.queueFullPolicy() == QueueFullPolicy.FAIL_FAST) {
       throw new QueueFullException(
           "queue of shard " + index + " is full (" + queue.capacity() + " requests); store " + store.name());
     }
-    rejectedOffers.increment();
     int attempt = 0;
     do {
-      signal();
+      signal.signal();
       if (!store.isOpen()) {
         throw store.notOpen();
       }
@@ -173,32 +151,34 @@ final class Shard {
    * worker's last drain missed it.
    */
   private void settleAfterClose(Request r) {
-    signal();
+    signal.signal();
     if (!r.awaitOrAbandoned(worker::isTerminated)) {
       r.fail(store.notOpen());
     }
   }
 
-  /** Wakes the worker if it is parked (PARK idle mode). */
-  void signal() {
-    if (sleeping.get() != 0 && sleeping.compareAndSet(1, 0)) {
-      LockSupport.unpark(workerThread);
-    }
-  }
+  // ---------------------------------------------------------------- the direct path
 
-  /** Called by the worker's idle strategy when it has nothing to do. */
-  void parkWorker() {
-    sleeping.set(1);
-    if (queue.isEmpty()) {
-      // The timeout is a safety net only; callers wake the worker.
-      LockSupport.parkNanos(this, WORKER_SAFETY_PARK_NS);
+  /**
+   * Calls the engine on the caller's thread, inside the reader guard, and maps an engine error to
+   * the public {@link io.p2kv.ShardFailedException}.
+   *
+   * @throws StoreClosedException or StoreFailedException if the store is not open
+   */
+  <A, T> T direct(DirectCall<A, T> call, A argument) {
+    enterDirect();
+    try {
+      return call.call(engine, argument);
+    } catch (EngineException e) {
+      throw Errors.shardFailed(index, e);
+    } finally {
+      readers.exit();
     }
-    sleeping.lazySet(0);
   }
 
   /**
-   * Enters the engine from a caller's thread (direct reads, iterators, stats); every enter is
-   * paired with {@link #exitDirect()} on the same thread. See {@link ReaderGuard}.
+   * Enters the engine from a caller's thread; paired with {@link #exitDirect()} on the same thread.
+   * Prefer {@link #direct}. See {@link ReaderGuard}.
    *
    * @throws StoreClosedException or StoreFailedException if the store is not open
    */
@@ -219,10 +199,6 @@ final class Shard {
     readers.countReads(n);
   }
 
-  long directReads() {
-    return readers.reads();
-  }
-
   /** Waits until no caller is inside the engine (the store is already marked closed). */
   void awaitDirectReaders() {
     int spins = 0;
@@ -235,14 +211,68 @@ final class Shard {
     }
   }
 
-  /** Stops the worker after it has executed what is queued; waits for its thread to end. */
-  void stopWorker() {
+  // ---------------------------------------------------------------- stats
+
+  /**
+   * A stats snapshot of this shard: the worker's counters, the queue, and the engine's properties
+   * (read inside the reader guard).
+   *
+   * @throws StoreClosedException if the store is closed
+   */
+  ShardStats snapshot() {
+    WorkerCounters c = worker.counters();
+    ShardStats.Builder b =
+        ShardStats.builder(index)
+            .puts(c.puts)
+            .deletes(c.deletes)
+            .batches(c.batches)
+            .crossShardParts(c.crossShardParts)
+            .writeCalls(c.writeCalls)
+            .writeOps(c.writeOps)
+            .maxWriteBatch(c.maxWriteBatch)
+            .workerReads(c.workerReads)
+            .readCalls(c.readCalls)
+            .maxReadBatch(c.maxReadBatch)
+            .failedRequests(c.failedRequests)
+            .userBytesWritten(c.userBytesWritten)
+            .directReads(readers.reads())
+            .queueDepth(queue.size())
+            .queueCapacity(queue.capacity())
+            .rejectedOffers(rejectedOffers.sum());
+    return direct(Shard::addEngineStats, b).build();
+  }
+
+  private static ShardStats.Builder addEngineStats(Engine engine, ShardStats.Builder b) {
+    EngineAdmin admin = engine.admin();
+    return b.memtableBytes(admin.property(EngineProperty.MEMTABLE_BYTES))
+        .pendingCompactionBytes(admin.property(EngineProperty.PENDING_COMPACTION_BYTES))
+        .sstBytes(admin.property(EngineProperty.SST_BYTES))
+        .blobBytes(admin.property(EngineProperty.BLOB_BYTES))
+        .estimatedKeys(admin.property(EngineProperty.ESTIMATED_KEYS))
+        .levels(admin.levels())
+        .flushWriteBytes(admin.property(EngineProperty.FLUSH_WRITE_BYTES))
+        .compactionWriteBytes(admin.property(EngineProperty.COMPACTION_WRITE_BYTES))
+        .blobWriteBytes(admin.property(EngineProperty.BLOB_WRITE_BYTES))
+        .liveDataBytes(admin.property(EngineProperty.LIVE_DATA_BYTES))
+        .blobGarbageBytes(admin.property(EngineProperty.BLOB_GARBAGE_BYTES))
+        .backgroundJobs(admin.property(EngineProperty.BACKGROUND_JOBS))
+        .separation(admin.separation());
+  }
+
+  // ---------------------------------------------------------------- shutdown
+
+  /** Asks the worker to stop once it has executed what is queued; does not wait. */
+  void requestStop() {
     worker.requestStop();
-    Thread t = workerThread;
-    if (t != null) {
-      LockSupport.unpark(t);
-    }
-    sleeping.set(0);
+    signal.wakeUnconditionally();
+  }
+
+  /**
+   * Stops the worker after it has executed what is queued, waits for its thread to end, then frees
+   * the worker's engine batch.
+   */
+  void stopWorker() {
+    requestStop();
     if (runner != null) {
       // Let the agent end itself after its final drain (AgentRunner.close would end the duty
       // cycle loop at once and leave requests queued), then close the runner.
@@ -266,6 +296,7 @@ final class Shard {
       // The thread never ran the agent (failed start): nobody else will drain the queue.
       worker.failLeftovers(store.name());
     }
+    worker.closeWriter();
   }
 
   /** The worker thread type, so the store can refuse blocking calls from its own workers. */

@@ -36,7 +36,8 @@ import java.util.function.Function;
  * @param valueSeparation the value-separation policy
  * @param tunerLimits window limits of the adaptive separation tuner (a period of 0: no timer,
  *     tests step it)
- * @param engineFactory opens engines given the resolved shard count (tests inject faults here)
+ * @param engineFactory opens engines given the resolved shard count, or null for RocksDB (tests
+ *     inject faults here)
  * @param splitKeys split keys of a range-partitioned store (already validated), or null for hash
  *     partitioning (or "whatever the existing store uses")
  */

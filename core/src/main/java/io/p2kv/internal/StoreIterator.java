@@ -2,13 +2,13 @@ package io.p2kv.internal;
 
 import io.p2kv.KeyValue;
 import io.p2kv.P2kvException;
-import io.p2kv.ShardFailedException;
 import io.p2kv.StoreClosedException;
-import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineIterator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -42,7 +42,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Concurrency and close</h2>
  * Methods are serialised by a lock (not {@code synchronized}, so virtual threads unmount), which
  * makes {@link #close} safe from any thread. Every native call runs inside the shard's
- * direct-access guard ({@link Shard#enterDirect()}). The store registers the iterator before it
+ * reader guard ({@link Shard#direct}). The store registers the iterator before it
  * creates any engine iterator, and on close it marks itself closed, waits until no thread is
  * inside a guard, and then calls {@link #forceClose()}: from then on no thread can enter a guard,
  * so freeing the engine iterators cannot race a native call (no use-after-free), and a thread in
@@ -50,7 +50,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * engine iterator is freed exactly once, by whoever wins its slot in {@link #released}; a user's
  * close frees only inside a guard, so never after the store has begun closing engines.
  */
-public final class StoreIterator implements AutoCloseable {
+public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   private static final int OPEN = 0;
   private static final int CLOSED = 1;
   private static final int FORCE_CLOSED = 2;
@@ -83,6 +83,10 @@ public final class StoreIterator implements AutoCloseable {
   private final String storeName;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile int state = OPEN;
+  /** The cursor step {@link #onShard} runs: which shard, what, and the seek target. */
+  private int stepIndex;
+  private int stepHow;
+  private byte[] stepAt;
 
   private StoreIterator(
       Shard[] shards,
@@ -149,17 +153,7 @@ public final class StoreIterator implements AutoCloseable {
   }
 
   private void create(int i) {
-    Shard s = shards[i];
-    s.enterDirect();
-    try {
-      // Forward iteration only moves up from a seek clamped to the lower bound, so only the upper
-      // bound is native; without one the engine can hand out a pooled, refreshed iterator.
-      cursors[i] = s.engine.newIterator(reverse ? lower : null, upper);
-    } catch (EngineException e) {
-      throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
-    } finally {
-      s.exitDirect();
-    }
+    onShard(i, CREATE, null);
   }
 
   // ---------------------------------------------------------------- reading
@@ -169,6 +163,7 @@ public final class StoreIterator implements AutoCloseable {
    *
    * @return true if {@link #next()} returns a pair
    */
+  @Override
   public boolean hasNext() {
     lock.lock();
     try {
@@ -186,6 +181,7 @@ public final class StoreIterator implements AutoCloseable {
    * @return the pair
    * @throws NoSuchElementException if none remains
    */
+  @Override
   public KeyValue next() {
     lock.lock();
     try {
@@ -294,6 +290,8 @@ public final class StoreIterator implements AutoCloseable {
   private static final int SEEK_FOR_PREV = 1;
   private static final int FIRST = 2;
   private static final int LAST = 3;
+  private static final int NEXT = 4;
+  private static final int CREATE = 5;
 
   private void position(byte[] target) {
     if (cursors.length == 0) {
@@ -339,40 +337,58 @@ public final class StoreIterator implements AutoCloseable {
   }
 
   private void positionCursor(int i, int how, byte[] at) {
-    Shard s = shards[i];
-    s.enterDirect();
-    try {
-      EngineIterator c = cursors[i];
-      switch (how) {
-        case SEEK -> c.seek(at);
-        case SEEK_FOR_PREV -> c.seekForPrev(at);
-        case FIRST -> c.seekToFirst();
-        default -> c.seekToLast();
-      }
-      load(i, c);
-    } catch (EngineException e) {
-      throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
-    } finally {
-      s.exitDirect();
-    }
+    onShard(i, how, at);
   }
 
   private void advance(int i) {
-    Shard s = shards[i];
-    s.enterDirect();
+    onShard(i, NEXT, null);
+  }
+
+  /**
+   * Runs one cursor step inside the shard's reader guard ({@link Shard#direct}); the step's
+   * parameters travel in fields (the iterator is used by one thread at a time), so no call
+   * allocates.
+   */
+  private void onShard(int i, int how, byte[] at) {
+    stepIndex = i;
+    stepHow = how;
+    stepAt = at;
     try {
-      EngineIterator c = cursors[i];
-      if (reverse) {
-        c.prev();
-      } else {
-        c.next();
-      }
-      load(i, c);
-    } catch (EngineException e) {
-      throw new ShardFailedException(s.index, e.getMessage(), e.getCause());
+      shards[i].direct(STEP, this);
     } finally {
-      s.exitDirect();
+      stepAt = null;
     }
+  }
+
+  private static final Shard.DirectCall<StoreIterator, Void> STEP =
+      (engine, it) -> {
+        it.step(engine);
+        return null;
+      };
+
+  private void step(Engine engine) {
+    int i = stepIndex;
+    if (stepHow == CREATE) {
+      // Forward iteration only moves up from a seek clamped to the lower bound, so only the upper
+      // bound is native; without one the engine can hand out a pooled, refreshed iterator.
+      cursors[i] = engine.newIterator(reverse ? lower : null, upper);
+      return;
+    }
+    EngineIterator c = cursors[i];
+    switch (stepHow) {
+      case SEEK -> c.seek(stepAt);
+      case SEEK_FOR_PREV -> c.seekForPrev(stepAt);
+      case FIRST -> c.seekToFirst();
+      case LAST -> c.seekToLast();
+      default -> {
+        if (reverse) {
+          c.prev();
+        } else {
+          c.next();
+        }
+      }
+    }
+    load(i, c);
   }
 
   private void load(int i, EngineIterator c) {

@@ -2,6 +2,7 @@ package io.p2kv.internal;
 
 import io.p2kv.Batch;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineBatch;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -62,13 +63,13 @@ final class UndoRecord {
     return out.toByteArray();
   }
 
-  /** Adds the writes that restore the old values to the engine's pending batch. */
-  static void addRollback(byte[] record, Engine engine) {
+  /** Adds the writes that restore the old values to a batch. */
+  static void addRollback(byte[] record, EngineBatch batch) {
     for (byte[][] kv : decode(record)) {
       if (kv[1] == null) {
-        engine.batchDelete(kv[0]);
+        batch.delete(kv[0]);
       } else {
-        engine.batchPut(kv[0], kv[1]);
+        batch.put(kv[0], kv[1]);
       }
     }
   }

@@ -24,15 +24,11 @@ class CrossShardRecoveryTest {
   private static void prepare(Engine e, long gsn, Batch.Op... ops) {
     List<Batch.Op> list = List.of(ops);
     byte[] undo = UndoRecord.capture(gsn, list, e);
-    for (Batch.Op op : list) {
-      if (op.value() == null) {
-        e.batchDelete(op.key());
-      } else {
-        e.batchPut(op.key(), op.value());
-      }
+    try (ShardWriter writer = new ShardWriter(e, null)) {
+      writer.add(list);
+      writer.putMeta(UndoRecord.key(UndoRecord.UNDO, gsn), undo);
+      writer.commit();
     }
-    e.batchPutMeta(UndoRecord.key(UndoRecord.UNDO, gsn), undo);
-    e.commitBatch();
   }
 
   @Test

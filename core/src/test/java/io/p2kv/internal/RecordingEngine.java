@@ -1,6 +1,8 @@
 package io.p2kv.internal;
 
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineAdmin;
+import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
@@ -16,13 +18,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * An in-memory engine that records every call, for stepping a worker in tests. A second engine
  * behind the {@link Engine} interface, which also shows the worker does not depend on RocksDB.
  */
-class RecordingEngine implements Engine {
+class RecordingEngine implements Engine, EngineAdmin {
   /** Calls in order, e.g. "put", "batch:3", "get", "multiGet:2". */
   final List<String> calls = new CopyOnWriteArrayList<>();
   final TreeMap<String, byte[]> data = new TreeMap<>();
   /** The same data in unsigned key order, for iterators. */
   private final TreeMap<byte[], byte[]> ordered = new TreeMap<>(Arrays::compareUnsigned);
-  private final List<Object[]> pending = new ArrayList<>();
   volatile boolean failWrites;
 
   private static String k(byte[] key) {
@@ -45,29 +46,67 @@ class RecordingEngine implements Engine {
     ordered.remove(key);
   }
 
-  @Override
-  public synchronized void batchPut(byte[] key, byte[] value) {
-    pending.add(new Object[] {key, value});
+  /** The pending operations of one batch, applied by {@link #write}. */
+  static final class RecordingBatch implements EngineBatch {
+    final List<Object[]> ops = new ArrayList<>();
+    final List<Object[]> metaOps = new ArrayList<>();
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      ops.add(new Object[] {key, value});
+    }
+
+    @Override
+    public void delete(byte[] key) {
+      ops.add(new Object[] {key, null});
+    }
+
+    @Override
+    public void putMeta(byte[] key, byte[] value) {
+      metaOps.add(new Object[] {key, value});
+    }
+
+    @Override
+    public void deleteMeta(byte[] key) {
+      metaOps.add(new Object[] {key, null});
+    }
+
+    @Override
+    public int count() {
+      return ops.size() + metaOps.size();
+    }
+
+    @Override
+    public void clear() {
+      ops.clear();
+      metaOps.clear();
+    }
+
+    @Override
+    public void close() {
+      clear();
+    }
   }
 
   @Override
-  public synchronized void batchDelete(byte[] key) {
-    pending.add(new Object[] {key, null});
+  public EngineBatch newBatch() {
+    return new RecordingBatch();
   }
 
   @Override
-  public synchronized void commitBatch() {
-    calls.add("batch:" + pending.size());
+  public synchronized void write(EngineBatch engineBatch) {
+    RecordingBatch batch = (RecordingBatch) engineBatch;
+    calls.add("batch:" + batch.ops.size());
     try {
       checkFail();
-      for (Object[] op : pendingMeta) {
+      for (Object[] op : batch.metaOps) {
         if (op[1] == null) {
           meta.remove(k((byte[]) op[0]));
         } else {
           meta.put(k((byte[]) op[0]), new byte[][] {(byte[]) op[0], (byte[]) op[1]});
         }
       }
-      for (Object[] op : pending) {
+      for (Object[] op : batch.ops) {
         if (op[1] == null) {
           data.remove(k((byte[]) op[0]));
           ordered.remove((byte[]) op[0]);
@@ -77,22 +116,15 @@ class RecordingEngine implements Engine {
         }
       }
     } finally {
-      pending.clear();
-      pendingMeta.clear();
+      batch.clear();
     }
   }
 
   final TreeMap<String, byte[][]> meta = new TreeMap<>();
-  private final List<Object[]> pendingMeta = new ArrayList<>();
 
   @Override
-  public synchronized void batchPutMeta(byte[] key, byte[] value) {
-    pendingMeta.add(new Object[] {key, value});
-  }
-
-  @Override
-  public synchronized void batchDeleteMeta(byte[] key) {
-    pendingMeta.add(new Object[] {key, null});
+  public EngineAdmin admin() {
+    return this;
   }
 
   @Override

@@ -13,7 +13,6 @@ import io.p2kv.Pinning;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreFailedException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,18 +29,16 @@ class ShardWorkerTest {
   private final StoreState state = new StoreState("test");
 
   private Shard shard(int maxBatch, long maxBatchBytes) {
+    return shard(engine, maxBatch, maxBatchBytes);
+  }
+
+  private Shard shard(RecordingEngine engine, int maxBatch, long maxBatchBytes) {
     return new Shard(
         0,
-        Path.of("unused"),
         engine,
         state,
-        64,
-        QueueFullPolicy.FAIL_FAST,
-        IdleMode.PARK,
+        new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxBatchBytes),
         new CpuPinning(Pinning.NEVER, 1, 1, "test"),
-        0,
-        maxBatch,
-        maxBatchBytes,
         null,
         null);
   }
@@ -56,25 +53,37 @@ class ShardWorkerTest {
     return invoker;
   }
 
-  private static <T> CompletableFuture<T> f() {
-    return new CompletableFuture<>();
+  private static <T> FutureListener<T> f() {
+    return new FutureListener<>();
+  }
+
+  private static Request.Put put(byte[] key, byte[] value, Request.Listener listener) {
+    return new Request.Put(key, value, listener);
+  }
+
+  private static Request.Get get(byte[] key, Request.Listener listener) {
+    return new Request.Get(key, listener);
+  }
+
+  private static Request.Delete delete(byte[] key, Request.Listener listener) {
+    return new Request.Delete(key, listener);
   }
 
   @Test
   void shouldMergeConsecutiveSameTypeRequestsAndKeepTypeOrder() {
     Shard shard = shard(32, 1 << 20);
     List<CompletableFuture<?>> fs = new ArrayList<>();
-    CompletableFuture<Void> p1 = f();
-    CompletableFuture<Void> p2 = f();
-    CompletableFuture<byte[]> g1 = f();
-    CompletableFuture<byte[]> g2 = f();
-    CompletableFuture<Void> d1 = f();
+    FutureListener<Void> p1 = f();
+    FutureListener<Void> p2 = f();
+    FutureListener<byte[]> g1 = f();
+    FutureListener<byte[]> g2 = f();
+    FutureListener<Void> d1 = f();
     fs.add(p1);
-    shard.submit(Request.put(b(1), b(10), p1));
-    shard.submit(Request.put(b(2), b(20), p2));
-    shard.submit(Request.get(b(1), g1));
-    shard.submit(Request.get(b(3), g2));
-    shard.submit(Request.delete(b(1), d1));
+    shard.submit(put(b(1), b(10), p1));
+    shard.submit(put(b(2), b(20), p2));
+    shard.submit(get(b(1), g1));
+    shard.submit(get(b(3), g2));
+    shard.submit(delete(b(1), d1));
 
     int handled = invoker(shard).invoke();
 
@@ -91,8 +100,8 @@ class ShardWorkerTest {
     Shard shard = shard(32, 1 << 20);
     AgentInvoker invoker = invoker(shard);
     assertEquals(0, invoker.invoke(), "an empty queue is no work");
-    CompletableFuture<Void> p = f();
-    shard.submit(Request.put(b(1), b(1), p));
+    FutureListener<Void> p = f();
+    shard.submit(put(b(1), b(1), p));
     assertEquals(1, invoker.invoke());
     assertEquals(List.of("put"), engine.calls, "a lone put uses the single-operation call");
     assertTrue(p.isDone());
@@ -102,7 +111,7 @@ class ShardWorkerTest {
   void shouldCapWriteRunsByCountAndBytes() {
     Shard byCount = shard(3, 1 << 20);
     for (int i = 0; i < 7; i++) {
-      byCount.submit(Request.put(b(i), b(i), f()));
+      byCount.submit(put(b(i), b(i), f()));
     }
     invoker(byCount).invoke();
     assertEquals(List.of("batch:3", "batch:3", "put"), engine.calls);
@@ -111,7 +120,7 @@ class ShardWorkerTest {
     // Each put is 1 + 100 bytes; a 250-byte cap fits two.
     Shard byBytes = shard(32, 250);
     for (int i = 0; i < 5; i++) {
-      byBytes.submit(Request.put(b(i), new byte[100], f()));
+      byBytes.submit(put(b(i), new byte[100], f()));
     }
     invoker(byBytes).invoke();
     assertEquals(List.of("batch:2", "batch:2", "put"), engine.calls);
@@ -124,9 +133,9 @@ class ShardWorkerTest {
     for (int i = 0; i < 10; i++) {
       ops.add(new Batch.Op(b(i), b(i)));
     }
-    shard.submit(Request.put(b(100), b(1), f()));
-    shard.submit(Request.batch(ops, 20, f()));
-    shard.submit(Request.put(b(101), b(1), f()));
+    shard.submit(put(b(100), b(1), f()));
+    shard.submit(new Request.BatchWrite(ops, 20, f()));
+    shard.submit(put(b(101), b(1), f()));
     invoker(shard).invoke();
     assertEquals(List.of("put", "batch:10", "put"), engine.calls);
   }
@@ -134,10 +143,10 @@ class ShardWorkerTest {
   @Test
   void shouldSplitMultiGetPartsAcrossReadRunsByKeyCount() {
     Shard shard = shard(4, 1 << 20);
-    CompletableFuture<Object> part = f();
-    shard.submit(Request.get(b(1), f()));
-    shard.submit(Request.multiGet(List.of(b(1), b(2), b(3)), part, 0));
-    shard.submit(Request.get(b(2), f()));
+    FutureListener<Object> part = f();
+    shard.submit(get(b(1), f()));
+    shard.submit(new Request.MultiGetPart(List.of(b(1), b(2), b(3)), 0, part));
+    shard.submit(get(b(2), f()));
     invoker(shard).invoke();
     assertEquals(List.of("multiGet:4", "get"), engine.calls);
     assertEquals(3, ((List<?>) part.join()).size());
@@ -146,33 +155,35 @@ class ShardWorkerTest {
   @Test
   void shouldFailOnlyTheRequestsOfAFailedEngineCall() {
     Shard shard = shard(2, 1 << 20);
-    CompletableFuture<Void> a = f();
-    CompletableFuture<Void> b = f();
-    CompletableFuture<byte[]> g = f();
-    shard.submit(Request.put(b(1), b(1), a));
-    shard.submit(Request.put(b(2), b(2), b));
-    shard.submit(Request.get(b(1), g));
+    FutureListener<Void> a = f();
+    FutureListener<Void> b = f();
+    FutureListener<byte[]> g = f();
+    shard.submit(put(b(1), b(1), a));
+    shard.submit(put(b(2), b(2), b));
+    shard.submit(get(b(1), g));
     engine.failWrites = true;
     invoker(shard).invoke();
     ShardFailedException e = assertInstanceOf(ShardFailedException.class, assertThrows(Exception.class, a::join).getCause());
     assertEquals(0, e.shard());
     assertTrue(b.isCompletedExceptionally());
     assertNull(g.join(), "the read after the failed batch still runs");
-    assertEquals(2, shard.worker.counters().failedRequests());
+    assertEquals(2, shard.worker.counters().failedRequests);
   }
 
   @Test
   void shouldFailTheStoreAndEveryQueuedRequestWhenTheWorkerDies() {
     Shard shard =
-        new Shard(
-            0, Path.of("unused"), new RecordingEngine() {
+        shard(
+            new RecordingEngine() {
               @Override
               public synchronized void put(byte[] key, byte[] value) {
                 throw new OutOfMemoryError("injected");
               }
-            }, state, 64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, new CpuPinning(Pinning.NEVER, 1, 1, "t"), 0, 32, 1 << 20, null, null);
-    CompletableFuture<Void> dies = f();
-    shard.submit(Request.put(b(1), b(1), dies));
+            },
+            32,
+            1 << 20);
+    FutureListener<Void> dies = f();
+    shard.submit(put(b(1), b(1), dies));
     AgentInvoker invoker = invoker(shard);
     invoker.invoke();
     // The worker failed its request, marked the store failed and ended itself.
@@ -189,7 +200,7 @@ class ShardWorkerTest {
     AtomicInteger completed = new AtomicInteger();
     List<Request> requests = new ArrayList<>();
     for (int i = 0; i < callers; i++) {
-      Request r = Request.put(b(i), b(i), null);
+      Request r = put(b(i), b(i), null);
       requests.add(r);
       shard.submit(r);
     }
@@ -212,18 +223,18 @@ class ShardWorkerTest {
   @Test
   void shouldRunAScanAloneAndAfterTheWritesQueuedBeforeIt() {
     Shard shard = shard(32, 1 << 20);
-    CompletableFuture<Void> p1 = f();
-    CompletableFuture<Void> p2 = f();
-    CompletableFuture<byte[]> g1 = f();
-    CompletableFuture<List<io.p2kv.KeyValue>> scan = f();
-    CompletableFuture<byte[]> g2 = f();
-    CompletableFuture<Void> p3 = f();
-    shard.submit(Request.put(b(2), b(20), p1));
-    shard.submit(Request.put(b(1), b(10), p2));
-    shard.submit(Request.get(b(1), g1));
-    shard.submit(Request.scan(null, null, 10, scan, 0));
-    shard.submit(Request.get(b(2), g2));
-    shard.submit(Request.put(b(0), b(0), p3));
+    FutureListener<Void> p1 = f();
+    FutureListener<Void> p2 = f();
+    FutureListener<byte[]> g1 = f();
+    FutureListener<List<io.p2kv.KeyValue>> scan = f();
+    FutureListener<byte[]> g2 = f();
+    FutureListener<Void> p3 = f();
+    shard.submit(put(b(2), b(20), p1));
+    shard.submit(put(b(1), b(10), p2));
+    shard.submit(get(b(1), g1));
+    shard.submit(new Request.ScanPart(null, null, 10, 0, scan));
+    shard.submit(get(b(2), g2));
+    shard.submit(put(b(0), b(0), p3));
 
     assertEquals(6, invoker(shard).invoke());
 
@@ -238,12 +249,12 @@ class ShardWorkerTest {
   void shouldHonourAScanLimitAndBoundsOnTheWorker() {
     Shard shard = shard(32, 1 << 20);
     for (int i = 0; i < 10; i++) {
-      shard.submit(Request.put(b(i), b(i), f()));
+      shard.submit(put(b(i), b(i), f()));
     }
-    CompletableFuture<List<io.p2kv.KeyValue>> bounded = f();
-    CompletableFuture<List<io.p2kv.KeyValue>> limited = f();
-    shard.submit(Request.scan(b(3), b(6), 100, bounded, 0));
-    shard.submit(Request.scan(b(8), null, 1, limited, 0));
+    FutureListener<List<io.p2kv.KeyValue>> bounded = f();
+    FutureListener<List<io.p2kv.KeyValue>> limited = f();
+    shard.submit(new Request.ScanPart(b(3), b(6), 100, 0, bounded));
+    shard.submit(new Request.ScanPart(b(8), null, 1, 0, limited));
     invoker(shard).invoke();
     assertEquals(3, bounded.join().size());
     assertArrayEquals(b(3), bounded.join().get(0).key());

@@ -2,7 +2,7 @@ package io.p2kv.internal.separation;
 
 import io.p2kv.SeparationSettings;
 import io.p2kv.ValueSeparation;
-import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineAdmin;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineProperty;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * (enough writes, bytes and update-ratio samples since the last one), it reads the window from the
  * shard's {@link WriteProfile} and the engine's flush, compaction and blob counters, asks {@link
  * SeparationModel#propose} for settings, and applies them with {@link
- * Engine#applySeparation} when the same change was proposed for {@code confirmWindows}
+ * EngineAdmin#applySeparation} when the same change was proposed for {@code confirmWindows}
  * consecutive windows. Every change is logged with its reason.
  *
  * <h2>Concurrency</h2>
@@ -70,7 +70,7 @@ public final class SeparationTuner implements AutoCloseable {
    * @param engine its engine
    * @param profile its worker's write profile
    */
-  public record TunedShard(int index, Engine engine, WriteProfile profile) {}
+  public record TunedShard(int index, EngineAdmin engine, WriteProfile profile) {}
 
   /**
    * A change applied to a shard.
@@ -202,7 +202,7 @@ public final class SeparationTuner implements AutoCloseable {
     }
 
     Change step() {
-      Engine engine = shard.engine();
+      EngineAdmin engine = shard.engine();
       if (engine.separation().mediumFromBytes() < 0) {
         return null; // an engine without size-aware value separation
       }
@@ -265,7 +265,7 @@ public final class SeparationTuner implements AutoCloseable {
      * minus what went to blob files, per SST byte flushed. Compactions come in bursts, so the
      * byte counts are summed with a decay of {@link #DECAY} per window (about five windows).
      */
-    private void measureAmplification(Engine engine) {
+    private void measureAmplification(EngineAdmin engine) {
       long flush = engine.property(EngineProperty.FLUSH_WRITE_BYTES);
       long compaction = engine.property(EngineProperty.COMPACTION_WRITE_BYTES);
       long blob = engine.property(EngineProperty.BLOB_WRITE_BYTES);
@@ -292,7 +292,7 @@ public final class SeparationTuner implements AutoCloseable {
      * The LSM-tree amplification for the model: what was measured, but at least the number of
      * levels (a young tree has flushed more than it has compacted so far, and will compact it).
      */
-    private double amplification(Engine engine) {
+    private double amplification(EngineAdmin engine) {
       long levels = engine.property(EngineProperty.LSM_LEVELS);
       double floor = levels > 0 ? levels : 2;
       if (flushedSst < (1 << 20)) {

@@ -3,6 +3,8 @@ package io.p2kv.internal.engine.rocksdb;
 import io.p2kv.LevelStats;
 import io.p2kv.SeparationSettings;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineAdmin;
+import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
@@ -36,8 +38,8 @@ import org.rocksdb.WriteOptions;
  * One RocksDB instance behind one shard. User data lives in the default column family, p2kv's
  * metadata (undo and commit records of cross-shard batches) in the {@value #META_CF} column
  * family of the same DB, so both commit in one atomic {@link WriteBatch} through one WAL. The
- * pending batch is one {@link WriteBatch} reused for the life of the shard (cleared after each
- * commit), so batching allocates no native memory per batch.
+ * worker owns one {@link RocksDbBatch} for the life of the shard (cleared after each write), so
+ * batching allocates no native memory per batch.
  *
  * <h2>Iterators</h2>
  * Open iterators are tracked so that {@link #close} can free any the store did not (it always
@@ -57,7 +59,7 @@ import org.rocksdb.WriteOptions;
  * restores them. {@code tuneLock} orders the two (they run on the tuner and on administrative
  * threads, never on the worker).
  */
-final class RocksDbEngine implements Engine {
+final class RocksDbEngine implements Engine, EngineAdmin {
   /** Name of the metadata column family. */
   static final String META_CF = "p2kv-meta";
 
@@ -77,7 +79,6 @@ final class RocksDbEngine implements Engine {
   private final WriteOptions metaDeleteOptions;
   private final Statistics statistics;
   private final RocksDbConfigurer configurer;
-  private final WriteBatch pending = new WriteBatch();
   private final boolean separationOverridden;
   private final ReentrantLock tuneLock = new ReentrantLock();
   private volatile SeparationSettings separation;
@@ -138,54 +139,25 @@ final class RocksDbEngine implements Engine {
   }
 
   @Override
-  public void batchPut(byte[] key, byte[] value) {
-    try {
-      pending.put(key, value);
-    } catch (RocksDBException e) {
-      pending.clear();
-      throw failure("batch put", e);
-    }
+  public EngineBatch newBatch() {
+    return new RocksDbBatch(this, metaCf);
   }
 
   @Override
-  public void batchDelete(byte[] key) {
+  public void write(EngineBatch batch) {
+    WriteBatch b = ((RocksDbBatch) batch).batch();
     try {
-      pending.delete(key);
-    } catch (RocksDBException e) {
-      pending.clear();
-      throw failure("batch delete", e);
-    }
-  }
-
-  @Override
-  public void commitBatch() {
-    try {
-      db.write(writeOptions, pending);
+      db.write(writeOptions, b);
     } catch (RocksDBException e) {
       throw failure("write batch", e);
     } finally {
-      pending.clear();
+      b.clear();
     }
   }
 
   @Override
-  public void batchPutMeta(byte[] key, byte[] value) {
-    try {
-      pending.put(metaCf, key, value);
-    } catch (RocksDBException e) {
-      pending.clear();
-      throw failure("batch meta put", e);
-    }
-  }
-
-  @Override
-  public void batchDeleteMeta(byte[] key) {
-    try {
-      pending.delete(metaCf, key);
-    } catch (RocksDBException e) {
-      pending.clear();
-      throw failure("batch meta delete", e);
-    }
+  public EngineAdmin admin() {
+    return this;
   }
 
   @Override
@@ -410,7 +382,7 @@ final class RocksDbEngine implements Engine {
 
   /**
    * Close order: iterators still open (none if the store closed its own), idle pooled iterators,
-   * their read options, pending batch, column-family handles, DB (which flushes memtables only
+   * their read options, column-family handles, DB (which flushes memtables only
    * when the WAL is off), write options, the tuning hook, the options objects, then the shard's
    * statistics.
    */
@@ -425,7 +397,6 @@ final class RocksDbEngine implements Engine {
     }
     drainIdle();
     pooledReadOptions.close();
-    pending.close();
     metaCf.close();
     dataCf.close();
     try {

@@ -1,0 +1,100 @@
+package io.p2kv.internal;
+
+import io.p2kv.OperationType;
+import io.p2kv.P2kvException;
+import io.p2kv.internal.metrics.LatencyRecorder;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+
+/**
+ * Hands requests to shards and, for sync callers, waits for them: the one place that knows how a
+ * blocking call waits ({@link Completion#await}), that it is refused on a worker thread, and how
+ * latencies are recorded.
+ *
+ * <h2>Latency</h2>
+ * With latency recording on, sync calls record their own latency on the caller's thread when they
+ * return; async calls stamp their request with the start time and the worker records it when it
+ * completes the request (direct reads, which complete on the caller, record at once). Cross-shard
+ * batches and multiGets record when their last part completes.
+ */
+final class RequestDispatcher {
+  private final long yieldWaitNanos;
+  /** Null when latency recording is off. */
+  private final LatencyRecorder latency;
+
+  RequestDispatcher(long yieldWaitNanos, LatencyRecorder latency) {
+    this.yieldWaitNanos = yieldWaitNanos;
+    this.latency = latency;
+  }
+
+  /**
+   * Refuses a blocking call on a shard worker thread, where it would wait for itself.
+   *
+   * @throws IllegalStateException on a worker thread
+   */
+  static void checkNotWorkerThread() {
+    if (Thread.currentThread() instanceof Shard.ShardThread) {
+      throw new IllegalStateException(
+          "blocking p2kv call on a shard worker thread (from a callback or future stage?) would deadlock;"
+              + " use the async methods or a *Async stage with your own executor");
+    }
+  }
+
+  /** Submits a sync request, waits for it and returns its result or throws its failure. */
+  Object call(Shard shard, Request r, OperationType type) {
+    checkNotWorkerThread();
+    long start = startNanos();
+    shard.submit(r);
+    r.await(yieldWaitNanos);
+    Object result = r.resultOrThrow();
+    record(type, start);
+    return result;
+  }
+
+  /** Waits for a request already submitted (a part of a multi-shard sync call). */
+  void await(Completion r) {
+    r.await(yieldWaitNanos);
+  }
+
+  /** Submits an async request; a failure to enqueue completes the future. */
+  <T> CompletableFuture<T> submitAsync(Shard shard, Request r, FutureListener<T> f) {
+    try {
+      shard.submit(stamped(r));
+    } catch (P2kvException e) {
+      f.completeExceptionally(e);
+    }
+    return f;
+  }
+
+  /** Submits a request with a callback; a failure to enqueue is passed to the callback. */
+  void submitCallback(Shard shard, Request r, BiConsumer<?, ? super Throwable> callback) {
+    try {
+      shard.submit(stamped(r));
+    } catch (P2kvException e) {
+      callback.accept(null, e);
+    }
+  }
+
+  private Request stamped(Request r) {
+    if (latency != null) {
+      r.startNanos = System.nanoTime();
+    }
+    return r;
+  }
+
+  /**
+   * The start time of an operation whose latency is recorded, or 0 when recording is off.
+   *
+   * @return {@link System#nanoTime()} or 0
+   */
+  long startNanos() {
+    return latency == null ? 0 : System.nanoTime();
+  }
+
+  /** Records an operation started at {@code startNanos} (0: not recorded). */
+  void record(OperationType type, long startNanos) {
+    if (startNanos != 0) {
+      latency.record(type, startNanos);
+    }
+  }
+}

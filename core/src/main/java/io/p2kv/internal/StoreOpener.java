@@ -1,0 +1,198 @@
+package io.p2kv.internal;
+
+import io.p2kv.P2kvException;
+import io.p2kv.ReadPath;
+import io.p2kv.StoreCorruptedException;
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
+import io.p2kv.internal.engine.EngineFactory;
+import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
+import io.p2kv.internal.metrics.JmxRegistration;
+import io.p2kv.internal.metrics.LatencyRecorder;
+import io.p2kv.internal.separation.SeparationPolicy;
+import io.p2kv.internal.separation.SeparationTuner;
+import io.p2kv.internal.separation.WriteProfile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens a store, in this order: lock the directory; read the manifest and check it against the
+ * options, or plan a new one; open every shard's engine (if shard k fails, close the ones already
+ * open, newest first, and attach their errors as suppressed); write the manifest of a new store
+ * last, so a store with a manifest is complete; roll back or finish the cross-shard batches a crash
+ * left in flight; build the shards; register the JMX MBeans if asked; start the workers; start the
+ * value-separation tuner last.
+ */
+public final class StoreOpener {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreOpener.class);
+
+  private StoreOpener() {}
+
+  /**
+   * Opens or creates a store.
+   *
+   * @param config resolved options
+   * @return the open store
+   */
+  public static StoreCore open(StoreConfig config) {
+    Path dir = config.dir().toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new P2kvException("cannot create store directory " + dir + ": " + e, e);
+    }
+    StoreLock lock = StoreLock.acquire(dir);
+    EngineFactory factory = null;
+    List<Engine> engines = new ArrayList<>();
+    JmxRegistration jmx = null;
+    try {
+      Manifest manifest = Manifest.read(dir);
+      boolean create = manifest == null;
+      if (create) {
+        checkEmptyForCreate(dir);
+        manifest =
+            config.splitKeys() != null
+                ? Manifest.createRange(config.splitKeys())
+                : Manifest.create(config.shards() > 0 ? config.shards() : StoreConfig.defaultShards());
+      } else {
+        manifest.checkCompatible(dir, config);
+      }
+      int shardCount = manifest.shards();
+      factory = engineFactory(config, shardCount);
+      for (int i = 0; i < shardCount; i++) {
+        engines.add(openEngine(factory, dir, i, shardCount, create));
+      }
+      if (create) {
+        try {
+          manifest.write(dir);
+        } catch (IOException e) {
+          throw new P2kvException("cannot write manifest of " + dir + ": " + e, e);
+        }
+      }
+      long maxGsn;
+      try {
+        maxGsn = CrossShardRecovery.recover(engines, dir.toString());
+      } catch (EngineException e) {
+        throw new StoreCorruptedException("cannot recover cross-shard batches of " + dir + ": " + e.getMessage(), e);
+      }
+      StoreState state = new StoreState(dir.toString());
+      CpuPinning pinning =
+          new CpuPinning(config.pinning(), shardCount, Runtime.getRuntime().availableProcessors(), dir.toString());
+      LatencyRecorder latency = config.recordLatency() ? LatencyRecorder.create() : null;
+      boolean adaptive = config.valueSeparation().adaptive();
+      ShardConfig shardConfig = ShardConfig.of(config);
+      Shard[] shardArray = new Shard[shardCount];
+      for (int i = 0; i < shardCount; i++) {
+        shardArray[i] =
+            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null);
+      }
+      ShardSet shards = new ShardSet(shardArray, manifest.newPartitioner());
+      RequestDispatcher dispatcher = new RequestDispatcher(config.yieldWaitNanos(), latency);
+      PointReads reads =
+          config.readPath() == ReadPath.DIRECT
+              ? new DirectPointReads(shards, dispatcher)
+              : new WorkerPointReads(shards, dispatcher, config.maxBatch());
+      CrossShardCoordinator crossShard =
+          new CrossShardCoordinator(shards, state, new GsnSequence(engines.get(0), maxGsn));
+      StoreCore store = new StoreCore(dir, shards, state, dispatcher, reads, crossShard, latency, factory, lock);
+      if (config.jmx()) {
+        jmx = JmxRegistration.register(dir, shardCount, store::stats, store::shardStats, config.recordLatency());
+      }
+      for (Shard s : shardArray) {
+        s.start();
+      }
+      SeparationTuner tuner = adaptive ? startTuner(dir, config, shardArray) : null;
+      store.attach(jmx, tuner);
+      LOG.info(
+          "p2kv store {} open: {} {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}, value separation {}",
+          dir, shardCount, manifest.partitioner(), config.maxBatch(), config.durability(), config.readPath(), config.idleMode(),
+          pinning.enabled() ? "on" : "off", config.valueSeparation());
+      return store;
+    } catch (RuntimeException | Error e) {
+      // Close what was opened, newest first, keeping their errors as suppressed.
+      if (jmx != null) {
+        jmx.close();
+      }
+      for (int i = engines.size() - 1; i >= 0; i--) {
+        try {
+          engines.get(i).close();
+        } catch (RuntimeException closeError) {
+          e.addSuppressed(closeError);
+        }
+      }
+      if (factory != null) {
+        try {
+          factory.close();
+        } catch (RuntimeException closeError) {
+          e.addSuppressed(closeError);
+        }
+      }
+      lock.close();
+      throw e;
+    }
+  }
+
+  /** The engine factory: RocksDB unless a test injected another. */
+  private static EngineFactory engineFactory(StoreConfig config, int shardCount) {
+    if (config.engineFactory() != null) {
+      return config.engineFactory().apply(shardCount);
+    }
+    return new RocksDbEngineFactory(
+        shardCount,
+        config.memoryBudgetBytes(),
+        config.durability(),
+        config.configurer(),
+        SeparationPolicy.initialSettings(config.valueSeparation()));
+  }
+
+  private static Engine openEngine(EngineFactory factory, Path dir, int shard, int shardCount, boolean create) {
+    Path shardDir = Manifest.shardDir(dir, shard);
+    if (!create && !Files.isDirectory(shardDir)) {
+      throw new StoreCorruptedException(
+          "store " + dir + " has " + shardCount + " shards in its MANIFEST but " + shardDir + " is missing", null);
+    }
+    try {
+      return factory.open(shard, shardDir, create);
+    } catch (EngineException e) {
+      throw Errors.openFailed(e);
+    }
+  }
+
+  private static SeparationTuner startTuner(Path dir, StoreConfig config, Shard[] shards) {
+    List<SeparationTuner.TunedShard> tuned = new ArrayList<>();
+    for (Shard s : shards) {
+      tuned.add(new SeparationTuner.TunedShard(s.index, s.engine.admin(), s.worker.profile()));
+    }
+    SeparationTuner tuner = new SeparationTuner(dir.toString(), config.valueSeparation(), config.tunerLimits(), tuned);
+    if (config.tunerLimits().periodMillis() > 0) {
+      tuner.start();
+    }
+    return tuner;
+  }
+
+  private static void checkEmptyForCreate(Path dir) {
+    List<String> names;
+    try (Stream<Path> list = Files.list(dir)) {
+      names = list.map(p -> p.getFileName().toString()).filter(n -> !n.equals(StoreLock.FILE_NAME)).sorted().toList();
+    } catch (IOException e) {
+      throw new P2kvException("cannot list store directory " + dir + ": " + e, e);
+    }
+    if (names.isEmpty()) {
+      return;
+    }
+    if (names.stream().anyMatch(n -> n.startsWith("shard-"))) {
+      throw new StoreCorruptedException(
+          "store " + dir + " has shard directories but no " + Manifest.FILE_NAME
+              + " (an interrupted creation, or a damaged store): restore the manifest, or delete the directory to start over",
+          null);
+    }
+    throw new P2kvException(
+        "directory " + dir + " is not empty and is not a p2kv store (no " + Manifest.FILE_NAME + "); found " + names);
+  }
+}

@@ -1,0 +1,48 @@
+package io.p2kv.internal;
+
+/**
+ * The counters of one shard worker, named as in {@link io.p2kv.ShardStats} (and so in JMX), which
+ * documents each. Single writer: only the worker thread (or, in tests, the thread stepping it)
+ * writes them, once per run; any thread reads them. Plain volatile fields, no atomics.
+ */
+final class WorkerCounters {
+  volatile long puts;
+  volatile long deletes;
+  volatile long batches;
+  volatile long crossShardParts;
+  volatile long writeCalls;
+  volatile long writeOps;
+  volatile long maxWriteBatch;
+  volatile long userBytesWritten;
+  volatile long workerReads;
+  volatile long readCalls;
+  volatile long maxReadBatch;
+  volatile long failedRequests;
+
+  /** One engine write call of {@code ops} operations and {@code bytes} payload bytes. */
+  void wrote(int ops, long bytes, boolean failed) {
+    writeCalls++;
+    writeOps += ops;
+    if (ops > maxWriteBatch) {
+      maxWriteBatch = ops;
+    }
+    if (!failed) {
+      userBytesWritten += bytes;
+    }
+  }
+
+  /** One engine read call of {@code keys} keys. */
+  void read(int keys) {
+    readCalls++;
+    workerReads += keys;
+    if (keys > maxReadBatch) {
+      maxReadBatch = keys;
+    }
+  }
+
+  void failed(int requests) {
+    if (requests > 0) {
+      failedRequests += requests;
+    }
+  }
+}
