@@ -3,6 +3,7 @@ package io.p2kv.bench;
 import io.p2kv.Durability;
 import io.p2kv.internal.Partitioner;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
@@ -31,12 +32,18 @@ public final class RocksBaseline implements AutoCloseable {
   private final Path dir;
   private final RocksDbEngineFactory factory;
   private final Engine[] engines;
+  /** One write batch per instance, for the single-threaded writers (preload, batch limit). */
+  private final EngineBatch[] batches;
   private final Partitioner partitioner;
 
   private RocksBaseline(Path dir, RocksDbEngineFactory factory, Engine[] engines) {
     this.dir = dir;
     this.factory = factory;
     this.engines = engines;
+    this.batches = new EngineBatch[engines.length];
+    for (int i = 0; i < engines.length; i++) {
+      batches[i] = engines[i].newBatch();
+    }
     this.partitioner = new Partitioner(engines.length);
   }
 
@@ -117,11 +124,11 @@ public final class RocksBaseline implements AutoCloseable {
    * writer only).
    */
   public void writeBatch(List<byte[]> keys, byte[] value) {
-    Engine e = engines[0];
+    EngineBatch batch = batches[0];
     for (byte[] k : keys) {
-      e.batchPut(k, value);
+      batch.put(k, value);
     }
-    e.commitBatch();
+    engines[0].write(batch);
   }
 
   /** Loads keys {@code 0..n-1} with batches (single thread), then flushes and compacts. */
@@ -133,23 +140,26 @@ public final class RocksBaseline implements AutoCloseable {
     for (long i = 0; i < n; i++) {
       byte[] k = BenchData.key(i);
       int s = partitioner.shardOf(k);
-      es[s].batchPut(k, value);
+      batches[s].put(k, value);
       if (++pending[s] == 1000) {
-        es[s].commitBatch();
+        es[s].write(batches[s]);
         pending[s] = 0;
       }
     }
     for (int s = 0; s < es.length; s++) {
       if (pending[s] > 0) {
-        es[s].commitBatch();
+        es[s].write(batches[s]);
       }
-      es[s].flush();
-      es[s].compact();
+      es[s].admin().flush();
+      es[s].admin().compact();
     }
   }
 
   @Override
   public void close() {
+    for (EngineBatch b : batches) {
+      b.close();
+    }
     for (Engine e : engines) {
       e.close();
     }

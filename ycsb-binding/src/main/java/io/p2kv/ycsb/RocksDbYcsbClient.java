@@ -103,12 +103,12 @@ public final class RocksDbYcsbClient extends StoreYcsbClient {
 
     @Override
     void flush() {
-      engine.flush();
+      engine.admin().flush();
     }
 
     @Override
     long pendingCompactionBytes() {
-      return Math.max(0, engine.property(EngineProperty.PENDING_COMPACTION_BYTES));
+      return Math.max(0, engine.admin().property(EngineProperty.PENDING_COMPACTION_BYTES));
     }
 
     /** Engine first, then the shared resources it uses (the factory's documented order). */

@@ -3,6 +3,7 @@ package io.p2kv.examples.tools;
 import io.p2kv.Durability;
 import io.p2kv.KeyValue;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import java.nio.file.Path;
@@ -70,19 +71,21 @@ final class PlainRocksDb implements AutoCloseable {
 
   /**
    * One atomic write of many pairs, the fastest way to load plain RocksDB from one thread. Not
-   * thread-safe (one pending batch): the demo loads from one thread.
+   * thread-safe: the demo loads from one thread.
    */
   void putAll(byte[][] keys, byte[][] values, int count) {
-    for (int i = 0; i < count; i++) {
-      engine.batchPut(keys[i], values[i]);
+    try (EngineBatch batch = engine.newBatch()) {
+      for (int i = 0; i < count; i++) {
+        batch.put(keys[i], values[i]);
+      }
+      engine.write(batch);
     }
-    engine.commitBatch();
   }
 
   /** Flushes the memtables and compacts everything, as {@code P2kv.compact()} does. */
   void compact() {
-    engine.flush();
-    engine.compact();
+    engine.admin().flush();
+    engine.admin().compact();
   }
 
   /** Closes the instance, then the resources it shares with nothing else. */
