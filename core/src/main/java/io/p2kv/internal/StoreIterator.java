@@ -70,8 +70,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   private final AtomicIntegerArray released;
   private final byte[][] keys;
   private final byte[][] values;
-  private final int[] heap;
-  private int heapSize;
+  private final SourceHeap heap;
   /** The heap top was returned by next() and must be advanced before the heap is used again. */
   private boolean topConsumed;
   private final boolean reverse;
@@ -102,7 +101,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     this.released = new AtomicIntegerArray(shards.length);
     this.keys = new byte[shards.length][];
     this.values = new byte[shards.length][];
-    this.heap = new int[shards.length];
+    this.heap = new SourceHeap(shards.length, i -> keys[i], reverse);
     this.lower = lower;
     this.upper = upper;
     this.reverse = reverse;
@@ -140,7 +139,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     boolean opened = false;
     try {
       for (int i = 0; i < shards.length; i++) {
-        it.create(i);
+        it.onShard(i, CREATE, null);
       }
       it.position(null);
       opened = true;
@@ -150,10 +149,6 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
         it.abandon();
       }
     }
-  }
-
-  private void create(int i) {
-    onShard(i, CREATE, null);
   }
 
   // ---------------------------------------------------------------- reading
@@ -169,7 +164,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     try {
       checkUsable();
       settleTop();
-      return heapSize > 0;
+      return heap.size() > 0;
     } finally {
       lock.unlock();
     }
@@ -187,7 +182,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     try {
       checkUsable();
       settleTop();
-      if (heapSize == 0) {
+      if (heap.size() == 0) {
         throw new NoSuchElementException("no more keys in the range");
       }
       return takeTop();
@@ -209,7 +204,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       checkUsable();
       while (out.size() < limit) {
         settleTop();
-        if (heapSize == 0) {
+        if (heap.size() == 0) {
           return;
         }
         out.add(takeTop());
@@ -237,7 +232,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   }
 
   private KeyValue takeTop() {
-    int i = heap[0];
+    int i = heap.top();
     topConsumed = true;
     // The arrays go to the caller; this cursor reads new ones before the heap compares it again.
     return new KeyValue(keys[i], values[i]);
@@ -247,17 +242,16 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     if (!topConsumed) {
       return;
     }
-    int i = heap[0];
-    advance(i);
+    int i = heap.top();
+    onShard(i, NEXT, null);
     topConsumed = false;
     if (sequential != null) {
       settleSequential(i);
-      return;
+    } else if (keys[i] == null) {
+      heap.removeTop();
+    } else {
+      heap.topAdvanced();
     }
-    if (keys[i] == null) {
-      heap[0] = heap[--heapSize];
-    }
-    siftDown(0);
   }
 
   /** Sequential mode: from cursor i on, the first that has an entry becomes the only heap item. */
@@ -265,13 +259,12 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     while (keys[i] == null) {
       i += reverse ? -1 : 1;
       if (i < 0 || i >= cursors.length) {
-        heapSize = 0;
+        heap.clear();
         return;
       }
-      positionCursor(i, reverse ? LAST : FIRST, null);
+      onShard(i, reverse ? LAST : FIRST, null);
     }
-    heap[0] = i;
-    heapSize = 1;
+    heap.setOnly(i);
   }
 
   private void checkUsable() {
@@ -326,22 +319,14 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
             case LAST -> cursors.length - 1;
             default -> Math.max(0, Math.min(cursors.length - 1, sequential.shardOf(at) - first));
           };
-      positionCursor(start, how, at);
+      onShard(start, how, at);
       settleSequential(start);
       return;
     }
     for (int i = 0; i < cursors.length; i++) {
-      positionCursor(i, how, at);
+      onShard(i, how, at);
     }
     heapify();
-  }
-
-  private void positionCursor(int i, int how, byte[] at) {
-    onShard(i, how, at);
-  }
-
-  private void advance(int i) {
-    onShard(i, NEXT, null);
   }
 
   /**
@@ -404,49 +389,17 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   private void exhaustAll() {
     Arrays.fill(keys, null);
     Arrays.fill(values, null);
-    heapSize = 0;
+    heap.clear();
   }
-
-  // ---------------------------------------------------------------- heap
 
   private void heapify() {
-    heapSize = 0;
+    heap.clear();
     for (int i = 0; i < keys.length; i++) {
       if (keys[i] != null) {
-        heap[heapSize++] = i;
+        heap.add(i);
       }
     }
-    for (int k = heapSize / 2 - 1; k >= 0; k--) {
-      siftDown(k);
-    }
-  }
-
-  private void siftDown(int k) {
-    int n = heapSize;
-    if (n <= 1) {
-      return;
-    }
-    int item = heap[k];
-    while (true) {
-      int child = 2 * k + 1;
-      if (child >= n) {
-        break;
-      }
-      if (child + 1 < n && before(heap[child + 1], heap[child])) {
-        child++;
-      }
-      if (!before(heap[child], item)) {
-        break;
-      }
-      heap[k] = heap[child];
-      k = child;
-    }
-    heap[k] = item;
-  }
-
-  private boolean before(int a, int b) {
-    int c = Arrays.compareUnsigned(keys[a], keys[b]);
-    return reverse ? c > 0 : c < 0;
+    heap.heapify();
   }
 
   // ---------------------------------------------------------------- close
@@ -502,7 +455,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     }
     Arrays.fill(keys, null);
     Arrays.fill(values, null);
-    heapSize = 0;
+    heap.clear();
     if (all) {
       registry.remove(this);
     }
