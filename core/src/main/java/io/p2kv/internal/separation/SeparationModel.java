@@ -24,7 +24,8 @@ import java.util.Locale;
  * Hence:
  *
  * <ul>
- *   <li>small: inline (never worth a blob record: measured 3.2x space and higher WA);
+ *   <li>small: inline (never worth a blob record: more space and more write amplification,
+ *       measured in docs/VALUE-SEPARATION.md);
  *   <li>large: blob files from the first flush, garbage-collected during compaction;
  *   <li>medium: separated (with the large values) while the shard's writes are mostly inserts,
  *       which leave no garbage, and inline once updates would make their garbage collection cost
@@ -46,8 +47,8 @@ import java.util.Locale;
  * E = 8 bytes of sequence and type per entry, R = 12 bytes of blob reference, H = 32 bytes of
  * blob record header (the blob file also repeats the key), and G the garbage-collection traffic
  * per byte appended to blob files. Parallax's A = l - 1 + f l assumes full merges and counts reads;
- * RocksDB's leveled compaction rewrites far less (measured 2 to 3.5 here, where that formula says
- * 21), so A is the shard's measured SST write amplification (flush plus compaction SST bytes per
+ * RocksDB's leveled compaction rewrites far less (docs/VALUE-SEPARATION.md compares the two), so A
+ * is the shard's measured SST write amplification (flush plus compaction SST bytes per
  * flushed SST byte, over the last few windows), but at least the number of LSM levels: each level
  * rewrites a byte about once, and a young tree has not done its compactions yet. G is the steady-state relocation needed to keep
  * garbage at the collection threshold g: each garbage byte costs (1 - g) / g bytes of live data
