@@ -25,7 +25,8 @@ class AdaptiveSeparationTest {
   /** Windows of 300 writes here: each phase writes two. */
   private static final SeparationTuner.Limits LIMITS = new SeparationTuner.Limits(0, 300, 8 << 10, 64, 2);
 
-  private final Random rnd = new Random(42);
+  /** Value bytes; set from the test's seed (their content is random, their sizes are not). */
+  private Random rnd;
   private final TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
 
   private byte[] key(String prefix, int i, int length) {
@@ -55,6 +56,12 @@ class AdaptiveSeparationTest {
 
   @Test
   void shouldMoveThresholdsAndGarbageCollectionWithTheWorkloadAndStayCorrect() {
+    TestSeeds.run(getClass(), "shouldMoveThresholdsAndGarbageCollectionWithTheWorkloadAndStayCorrect",
+        this::shouldMoveThresholdsAndGarbageCollectionWithTheWorkloadAndStayCorrect);
+  }
+
+  private void shouldMoveThresholdsAndGarbageCollectionWithTheWorkloadAndStayCorrect(long seed) {
+    rnd = new Random(seed);
     Path dir = tmp.resolve("store");
     List<SeparationTuner.Change> changes = new ArrayList<>();
     try (P2kv store =
@@ -110,6 +117,12 @@ class AdaptiveSeparationTest {
 
   @Test
   void shouldNotChangeOnAWindowThatDisagreesWithTheNext() {
+    TestSeeds.run(getClass(), "shouldNotChangeOnAWindowThatDisagreesWithTheNext",
+        this::shouldNotChangeOnAWindowThatDisagreesWithTheNext);
+  }
+
+  private void shouldNotChangeOnAWindowThatDisagreesWithTheNext(long seed) {
+    rnd = new Random(seed);
     try (P2kv store =
         P2kv.builder().shards(1).memoryBudgetBytes(32L << 20).separationTunerLimits(LIMITS).open(tmp.resolve("s"))) {
       SeparationSettings initial = settings(store);
@@ -129,6 +142,12 @@ class AdaptiveSeparationTest {
 
   @Test
   void shouldKeepThresholdsTheUserGaveAndTuneOnlyPlacementAndCollection() {
+    TestSeeds.run(getClass(), "shouldKeepThresholdsTheUserGaveAndTuneOnlyPlacementAndCollection",
+        this::shouldKeepThresholdsTheUserGaveAndTuneOnlyPlacementAndCollection);
+  }
+
+  private void shouldKeepThresholdsTheUserGaveAndTuneOnlyPlacementAndCollection(long seed) {
+    rnd = new Random(seed);
     ValueSeparation policy = ValueSeparation.sizeAware().withThresholds(150, 5000);
     try (P2kv store =
         P2kv.builder().shards(1).memoryBudgetBytes(32L << 20).valueSeparation(policy).separationTunerLimits(LIMITS)

@@ -53,7 +53,15 @@ class ConcurrentOrderedReadTest {
   @ValueSource(strings = {"hash-3", "hash-8", "range-3"})
   void shouldKeepEveryOrderedReadSortedDuplicateFreeAndWithinTheGuaranteeWhileEightThreadsWrite(String config)
       throws Exception {
-    Random rnd = new Random(config.hashCode());
+    TestSeeds.run(
+        getClass(),
+        "shouldKeepEveryOrderedReadSortedDuplicateFreeAndWithinTheGuaranteeWhileEightThreadsWrite: " + config,
+        seed -> shouldKeepEveryOrderedReadSortedDuplicateFreeAndWithinTheGuaranteeWhileEightThreadsWrite(config, seed));
+  }
+
+  private void shouldKeepEveryOrderedReadSortedDuplicateFreeAndWithinTheGuaranteeWhileEightThreadsWrite(
+      String config, long seed) throws Exception {
+    Random rnd = new Random(seed);
     try (P2kv store = OrderedReadModelTest.builder(config).open(tmp)) {
       int twins = WRITERS * TWINS_PER_WRITER;
       byte[][][] twinKeys = twinKeys(store, twins, rnd);
@@ -77,15 +85,15 @@ class ConcurrentOrderedReadTest {
       try {
         List<Future<Integer>> readers = new ArrayList<>();
         for (int r = 0; r < READERS; r++) {
-          long seed = rnd.nextLong();
-          readers.add(pool.submit(() -> read(store, new Random(seed), twinKeys, twinOf, allKeys, issued, completed, writing)));
+          long readerSeed = rnd.nextLong();
+          readers.add(pool.submit(() -> read(store, new Random(readerSeed), twinKeys, twinOf, allKeys, issued, completed, writing)));
         }
         List<Future<?>> writers = new ArrayList<>();
         for (int w = 0; w < WRITERS; w++) {
           int writer = w;
-          long seed = rnd.nextLong();
+          long writerSeed = rnd.nextLong();
           writers.add(pool.submit(() -> {
-            Random wr = new Random(seed);
+            Random wr = new Random(writerSeed);
             for (int i = 0; i < WRITES_PER_WRITER; i++) {
               int t = writer * TWINS_PER_WRITER + wr.nextInt(TWINS_PER_WRITER);
               long v = issued.get(t) + 1;

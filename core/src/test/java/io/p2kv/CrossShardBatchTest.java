@@ -61,6 +61,11 @@ class CrossShardBatchTest {
 
   @Test
   void shouldKeepTheTotalOfConcurrentCrossShardTransfersWithoutDeadlock() throws Exception {
+    TestSeeds.run(getClass(), "shouldKeepTheTotalOfConcurrentCrossShardTransfersWithoutDeadlock",
+        this::shouldKeepTheTotalOfConcurrentCrossShardTransfersWithoutDeadlock);
+  }
+
+  private void shouldKeepTheTotalOfConcurrentCrossShardTransfersWithoutDeadlock(long seed) throws Exception {
     int threads = 8;
     int accountsPerThread = 6;
     long initial = 1_000;
@@ -74,10 +79,12 @@ class CrossShardBatchTest {
       }
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       List<Future<?>> done = new ArrayList<>();
+      Random seeds = new Random(seed);
       for (int t = 0; t < threads; t++) {
         int thread = t;
+        long threadSeed = seeds.nextLong();
         done.add(pool.submit(() -> {
-          Random rnd = new Random(thread);
+          Random rnd = new Random(threadSeed);
           for (int i = 0; i < 150; i++) {
             int from = rnd.nextInt(accountsPerThread);
             int to = (from + 1 + rnd.nextInt(accountsPerThread - 1)) % accountsPerThread;

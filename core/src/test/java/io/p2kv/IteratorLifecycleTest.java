@@ -42,9 +42,14 @@ class IteratorLifecycleTest {
 
   @Test
   void shouldForceCloseIteratorsTheApplicationLeftOpenWhenTheStoreCloses() {
+    TestSeeds.run(getClass(), "shouldForceCloseIteratorsTheApplicationLeftOpenWhenTheStoreCloses",
+        this::shouldForceCloseIteratorsTheApplicationLeftOpenWhenTheStoreCloses);
+  }
+
+  private void shouldForceCloseIteratorsTheApplicationLeftOpenWhenTheStoreCloses(long seed) {
     P2kv store = builder(4).open(tmp);
     fill(store, 500);
-    Random rnd = new Random(3);
+    Random rnd = new Random(seed);
     List<KvIterator> abandoned = new ArrayList<>();
     int closed = 0;
     for (int i = 0; i < 2000; i++) {

@@ -38,9 +38,15 @@ class ModelBasedTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("configs")
   void shouldMatchTheModelUnderConcurrentRandomOperations(StoreMatrix.Config config) throws Exception {
+    TestSeeds.run(getClass(), "shouldMatchTheModelUnderConcurrentRandomOperations: " + config,
+        seed -> shouldMatchTheModelUnderConcurrentRandomOperations(config, seed));
+  }
+
+  private void shouldMatchTheModelUnderConcurrentRandomOperations(StoreMatrix.Config config, long seed)
+      throws Exception {
     Path dir = tmp.resolve("store");
     List<List<byte[]>> pools = new ArrayList<>();
-    Random seedRnd = new Random(config.hashCode());
+    Random seedRnd = new Random(seed);
     for (int t = 0; t < THREADS; t++) {
       TreeMap<byte[], Boolean> distinct = new TreeMap<>(Keys.UNSIGNED);
       if (t == 0) {
@@ -61,8 +67,8 @@ class ModelBasedTest {
       List<Future<TreeMap<byte[], byte[]>>> results = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         int thread = t;
-        long seed = seedRnd.nextLong();
-        results.add(pool.submit(() -> runThread(store, config, pools.get(thread), new Random(seed))));
+        long threadSeed = seedRnd.nextLong();
+        results.add(pool.submit(() -> runThread(store, config, pools.get(thread), new Random(threadSeed))));
       }
       for (Future<TreeMap<byte[], byte[]>> r : results) {
         models.add(r.get(120, TimeUnit.SECONDS));

@@ -38,7 +38,12 @@ class OrderedReadModelTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"hash-1", "hash-3", "hash-8", "range-3", "range-8"})
   void shouldMatchTheModelForEveryKindOfOrderedRead(String shards) {
-    Random rnd = new Random(7919L * shards.hashCode());
+    TestSeeds.run(getClass(), "shouldMatchTheModelForEveryKindOfOrderedRead: " + shards,
+        seed -> shouldMatchTheModelForEveryKindOfOrderedRead(shards, seed));
+  }
+
+  private void shouldMatchTheModelForEveryKindOfOrderedRead(String shards, long seed) {
+    Random rnd = new Random(seed);
     List<byte[]> pool = keyPool(rnd);
     TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
     try (P2kv store = builder(shards).open(tmp)) {
@@ -75,7 +80,12 @@ class OrderedReadModelTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"hash-1", "hash-3", "hash-8", "range-3", "range-8"})
   void shouldKeepTheViewAnIteratorWasCreatedWithWhileWritesContinue(String shards) {
-    Random rnd = new Random(31L * shards.hashCode());
+    TestSeeds.run(getClass(), "shouldKeepTheViewAnIteratorWasCreatedWithWhileWritesContinue: " + shards,
+        seed -> shouldKeepTheViewAnIteratorWasCreatedWithWhileWritesContinue(shards, seed));
+  }
+
+  private void shouldKeepTheViewAnIteratorWasCreatedWithWhileWritesContinue(String shards, long seed) {
+    Random rnd = new Random(seed);
     List<byte[]> pool = keyPool(rnd);
     TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
     try (P2kv store = builder(shards).open(tmp)) {

@@ -69,8 +69,16 @@ class ValueSeparationTest {
   @ParameterizedTest(name = "{0}, shards={1}")
   @MethodSource("policies")
   void shouldReturnTheLatestValueOfEverySizeThroughFlushCompactionAndReopen(ValueSeparation policy, int shards) {
+    TestSeeds.run(
+        getClass(),
+        "shouldReturnTheLatestValueOfEverySizeThroughFlushCompactionAndReopen: " + policy + ", shards=" + shards,
+        seed -> shouldReturnTheLatestValueOfEverySizeThroughFlushCompactionAndReopen(policy, shards, seed));
+  }
+
+  private void shouldReturnTheLatestValueOfEverySizeThroughFlushCompactionAndReopen(
+      ValueSeparation policy, int shards, long seed) {
     Path dir = tmp.resolve("store");
-    Random rnd = new Random(policy.hashCode() * 31L + shards);
+    Random rnd = new Random(seed);
     TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
     try (P2kv store = builder(policy, shards).open(dir)) {
       // Every size once, then every key moved to another size class and back.
@@ -127,8 +135,16 @@ class ValueSeparationTest {
   @ParameterizedTest(name = "{0} then {1}")
   @MethodSource("policyChanges")
   void shouldKeepEveryValueWhenTheStoreIsReopenedUnderAnotherPolicy(ValueSeparation first, ValueSeparation second) {
+    TestSeeds.run(
+        getClass(),
+        "shouldKeepEveryValueWhenTheStoreIsReopenedUnderAnotherPolicy: " + first + " then " + second,
+        seed -> shouldKeepEveryValueWhenTheStoreIsReopenedUnderAnotherPolicy(first, second, seed));
+  }
+
+  private void shouldKeepEveryValueWhenTheStoreIsReopenedUnderAnotherPolicy(
+      ValueSeparation first, ValueSeparation second, long seed) {
     Path dir = tmp.resolve("store");
-    Random rnd = new Random(7);
+    Random rnd = new Random(seed);
     TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
     try (P2kv store = builder(first, 2).open(dir)) {
       for (int i = 0; i < 200; i++) {
@@ -159,7 +175,12 @@ class ValueSeparationTest {
 
   @Test
   void shouldSeparateExactlyTheValuesAtOrAboveTheThreshold() {
-    Random rnd = new Random(3);
+    TestSeeds.run(getClass(), "shouldSeparateExactlyTheValuesAtOrAboveTheThreshold",
+        this::shouldSeparateExactlyTheValuesAtOrAboveTheThreshold);
+  }
+
+  private void shouldSeparateExactlyTheValuesAtOrAboveTheThreshold(long seed) {
+    Random rnd = new Random(seed);
     try (P2kv store = builder(ValueSeparation.threshold(100), 1).open(tmp.resolve("store"))) {
       for (int i = 0; i < 100; i++) {
         store.put(Keys.key("below-" + i), value(rnd, 99));
@@ -177,7 +198,12 @@ class ValueSeparationTest {
 
   @Test
   void shouldReportWriteAndSpaceAmplificationPerShardAndInTotal() {
-    Random rnd = new Random(5);
+    TestSeeds.run(getClass(), "shouldReportWriteAndSpaceAmplificationPerShardAndInTotal",
+        this::shouldReportWriteAndSpaceAmplificationPerShardAndInTotal);
+  }
+
+  private void shouldReportWriteAndSpaceAmplificationPerShardAndInTotal(long seed) {
+    Random rnd = new Random(seed);
     long user = 0;
     try (P2kv store = builder(ValueSeparation.all(), 2).open(tmp.resolve("store"))) {
       for (int i = 0; i < 2000; i++) {
@@ -206,7 +232,12 @@ class ValueSeparationTest {
 
   @Test
   void shouldLeaveBlobOptionsSetByTheTuningHookAlone() {
-    Random rnd = new Random(11);
+    TestSeeds.run(getClass(), "shouldLeaveBlobOptionsSetByTheTuningHookAlone",
+        this::shouldLeaveBlobOptionsSetByTheTuningHookAlone);
+  }
+
+  private void shouldLeaveBlobOptionsSetByTheTuningHookAlone(long seed) {
+    Random rnd = new Random(seed);
     try (P2kv store =
         builder(ValueSeparation.sizeAware(), 1)
             .rocksDbConfigurer((shard, options) -> options.setMinBlobSize(5))

@@ -35,7 +35,12 @@ class SystemModelTest {
   @ParameterizedTest(name = "shards={0}")
   @ValueSource(ints = {1, 4, 8})
   void shouldMatchTheModelAcrossRoundsAndReopens(int shards) throws Exception {
-    Random seeds = new Random(shards);
+    TestSeeds.run(getClass(), "shouldMatchTheModelAcrossRoundsAndReopens: shards=" + shards,
+        seed -> shouldMatchTheModelAcrossRoundsAndReopens(shards, seed));
+  }
+
+  private void shouldMatchTheModelAcrossRoundsAndReopens(int shards, long seed) throws Exception {
+    Random seeds = new Random(seed);
     List<List<byte[]>> pools = new ArrayList<>();
     List<TreeMap<byte[], byte[]>> models = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
@@ -57,8 +62,8 @@ class SystemModelTest {
         List<Future<?>> done = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
           int thread = t;
-          long seed = seeds.nextLong();
-          done.add(pool.submit(() -> run(store, pools.get(thread), models.get(thread), new Random(seed))));
+          long threadSeed = seeds.nextLong();
+          done.add(pool.submit(() -> run(store, pools.get(thread), models.get(thread), new Random(threadSeed))));
         }
         for (Future<?> f : done) {
           f.get(120, TimeUnit.SECONDS);

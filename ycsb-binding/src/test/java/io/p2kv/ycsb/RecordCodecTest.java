@@ -94,6 +94,8 @@ class RecordCodecTest {
     assertEquals(Map.of("a", "9", "b", "2"), decode(merged, null));
   }
 
+  // Not seeded: YCSB's RandomByteIterator draws from ThreadLocalRandom, which cannot be seeded,
+  // and only the lengths are checked, which do not depend on the bytes drawn.
   @Test
   void shouldCopyRandomValuesByteForByte() {
     Map<String, ByteIterator> values = new HashMap<>();

@@ -180,8 +180,13 @@ abstract class YcsbClientContract {
 
   @Test
   void shouldScanEveryRecordInOrderAcrossTheWholeStore() {
+    TestSeeds.run(getClass(), "shouldScanEveryRecordInOrderAcrossTheWholeStore",
+        this::shouldScanEveryRecordInOrderAcrossTheWholeStore);
+  }
+
+  private void shouldScanEveryRecordInOrderAcrossTheWholeStore(long seed) {
     TreeMap<String, String> model = new TreeMap<>();
-    java.util.Random rnd = new java.util.Random(7);
+    java.util.Random rnd = new java.util.Random(seed);
     for (int i = 0; i < 500; i++) {
       String k = "user" + rnd.nextInt(1_000_000);
       model.put(k, "v" + i);

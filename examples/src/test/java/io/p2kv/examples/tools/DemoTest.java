@@ -63,6 +63,11 @@ class DemoTest {
 
   @Test
   void scanRowShouldReadTheSamePairsFromP2kvAndFromTheBaseline() {
+    TestSeeds.run(getClass(), "scanRowShouldReadTheSamePairsFromP2kvAndFromTheBaseline",
+        this::scanRowShouldReadTheSamePairsFromP2kvAndFromTheBaseline);
+  }
+
+  private void scanRowShouldReadTheSamePairsFromP2kvAndFromTheBaseline(long seed) {
     try (P2kv store = P2kv.builder().shards(3).memoryBudgetBytes(16L << 20).open(tmp.resolve("p2kv"));
         PlainRocksDb rocks = new PlainRocksDb(tmp.resolve("rocksdb"), Durability.WAL, 16L << 20)) {
       int keys = 3_000;
@@ -74,7 +79,7 @@ class DemoTest {
         store.put(k[i], v[i]);
       }
       rocks.putAll(k, v, keys);
-      SplittableRandom rnd = new SplittableRandom(7);
+      SplittableRandom rnd = new SplittableRandom(seed);
       for (int n = 0; n < 50; n++) {
         byte[] start = Demo.key(rnd.nextLong(keys));
         List<KeyValue> expected = store.scan(start, Demo.SCAN_LENGTH);
