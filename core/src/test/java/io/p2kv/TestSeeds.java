@@ -10,8 +10,7 @@ import org.opentest4j.TestAbortedException;
  * Test[case] (replay: -Dp2kv.seed=N)}, and any failure is rethrown with that line at the start of
  * its message. One {@code -Dp2kv.seed=N} replays every case of the run.
  *
- * <p>The same helper is copied into src-test, ycsb-binding and examples (which do not see core's
- * test classes); keep the copies identical but for the package.
+ * <p>The other modules use it from core's test jar.
  */
 public final class TestSeeds {
   /** The system property that replays a run. */

@@ -1,5 +1,6 @@
 package io.p2kv.ycsb;
 
+import io.p2kv.TestSeeds;
 import static io.p2kv.ycsb.RecordCodecTest.fields;
 import static io.p2kv.ycsb.RecordCodecTest.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,6 @@
 package io.p2kv.examples.tools;
 
+import io.p2kv.TestSeeds;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
