@@ -43,6 +43,12 @@ import java.util.List;
  * @param blobGarbageBytes bytes in blob files that belong to overwritten or deleted values
  * @param backgroundJobs flushes and compactions running or waiting to run
  * @param separation the value-separation settings in force (current thresholds)
+ * @param blobCacheCapacityBytes capacity of the store's blob cache, shared by all its shards (every shard reports the same), 0 without one
+ * @param blobCacheUsageBytes bytes the store's shared blob cache holds now (every shard reports the same)
+ * @param blobCacheHits reads of this shard's separated values served by the blob cache
+ * @param blobCacheMisses reads of this shard's separated values that went to a blob file
+ * @param scannedPairs pairs this shard's iterators stepped onto (seeks and nexts that found a pair), as the engine counts them
+ * @param inliningFilesLeft SST files still to be rewritten to bring separated values back inline after the policy turned read-heavy (0 when nothing is pending)
  */
 public record ShardStats(
     int shard,
@@ -74,7 +80,13 @@ public record ShardStats(
     long liveDataBytes,
     long blobGarbageBytes,
     long backgroundJobs,
-    SeparationSettings separation) {
+    SeparationSettings separation,
+    long blobCacheCapacityBytes,
+    long blobCacheUsageBytes,
+    long blobCacheHits,
+    long blobCacheMisses,
+    long scannedPairs,
+    long inliningFilesLeft) {
 
   /**
    * Creates a snapshot.
@@ -140,6 +152,16 @@ public record ShardStats(
   }
 
   /**
+   * Fraction of this shard's reads of separated values that the blob cache served.
+   *
+   * @return 0 to 1, 0 if no separated value was read
+   */
+  public double blobCacheHitRate() {
+    long total = Math.max(0, blobCacheHits) + Math.max(0, blobCacheMisses);
+    return total == 0 ? 0 : (double) Math.max(0, blobCacheHits) / total;
+  }
+
+  /**
    * A builder for a snapshot, for code that creates one (the store, tests of tools that read
    * stats): unlike the canonical constructor, it keeps compiling when a statistic is added. Fields
    * not set are 0, empty or {@link SeparationSettings#NONE}.
@@ -183,6 +205,12 @@ public record ShardStats(
     private long blobGarbageBytes;
     private long backgroundJobs;
     private SeparationSettings separation = SeparationSettings.NONE;
+    private long blobCacheCapacityBytes;
+    private long blobCacheUsageBytes;
+    private long blobCacheHits;
+    private long blobCacheMisses;
+    private long scannedPairs;
+    private long inliningFilesLeft;
 
     private Builder(int shard) {
       this.shard = shard;
@@ -508,6 +536,72 @@ public record ShardStats(
     }
 
     /**
+     * Sets {@link ShardStats#blobCacheCapacityBytes()}.
+     *
+     * @param blobCacheCapacityBytes the value
+     * @return this builder
+     */
+    public Builder blobCacheCapacityBytes(long blobCacheCapacityBytes) {
+      this.blobCacheCapacityBytes = blobCacheCapacityBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#blobCacheUsageBytes()}.
+     *
+     * @param blobCacheUsageBytes the value
+     * @return this builder
+     */
+    public Builder blobCacheUsageBytes(long blobCacheUsageBytes) {
+      this.blobCacheUsageBytes = blobCacheUsageBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#blobCacheHits()}.
+     *
+     * @param blobCacheHits the value
+     * @return this builder
+     */
+    public Builder blobCacheHits(long blobCacheHits) {
+      this.blobCacheHits = blobCacheHits;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#blobCacheMisses()}.
+     *
+     * @param blobCacheMisses the value
+     * @return this builder
+     */
+    public Builder blobCacheMisses(long blobCacheMisses) {
+      this.blobCacheMisses = blobCacheMisses;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#scannedPairs()}.
+     *
+     * @param scannedPairs the value
+     * @return this builder
+     */
+    public Builder scannedPairs(long scannedPairs) {
+      this.scannedPairs = scannedPairs;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#inliningFilesLeft()}.
+     *
+     * @param inliningFilesLeft the value
+     * @return this builder
+     */
+    public Builder inliningFilesLeft(long inliningFilesLeft) {
+      this.inliningFilesLeft = inliningFilesLeft;
+      return this;
+    }
+
+    /**
      * The snapshot.
      *
      * @return a new {@link ShardStats}
@@ -543,7 +637,13 @@ public record ShardStats(
           liveDataBytes,
           blobGarbageBytes,
           backgroundJobs,
-          separation);
+          separation,
+          blobCacheCapacityBytes,
+          blobCacheUsageBytes,
+          blobCacheHits,
+          blobCacheMisses,
+          scannedPairs,
+          inliningFilesLeft);
     }
   }
 }

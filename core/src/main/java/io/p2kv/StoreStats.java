@@ -173,4 +173,44 @@ public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies) 
   public long backgroundJobs() {
     return shards.stream().mapToLong(s -> Math.max(0, s.backgroundJobs())).sum();
   }
+
+  /**
+   * Capacity of the store's blob cache (one cache shared by every shard, carved out of the memory
+   * budget while the value-separation policy may write blob files).
+   *
+   * @return bytes, 0 without a blob cache
+   */
+  public long blobCacheCapacityBytes() {
+    return shards.stream().mapToLong(s -> Math.max(0, s.blobCacheCapacityBytes())).max().orElse(0);
+  }
+
+  /**
+   * Bytes the store's blob cache holds now.
+   *
+   * @return bytes
+   */
+  public long blobCacheUsageBytes() {
+    return shards.stream().mapToLong(s -> Math.max(0, s.blobCacheUsageBytes())).max().orElse(0);
+  }
+
+  /**
+   * Fraction of the reads of separated values, over all shards, that the blob cache served.
+   *
+   * @return 0 to 1, 0 if no separated value was read
+   */
+  public double blobCacheHitRate() {
+    long hits = shards.stream().mapToLong(s -> Math.max(0, s.blobCacheHits())).sum();
+    long misses = shards.stream().mapToLong(s -> Math.max(0, s.blobCacheMisses())).sum();
+    return hits + misses == 0 ? 0 : (double) hits / (hits + misses);
+  }
+
+  /**
+   * SST files still to be rewritten, over all shards, to bring separated values back inline after
+   * the adaptive value-separation policy turned read-heavy.
+   *
+   * @return files, 0 when nothing is pending
+   */
+  public long inliningFilesLeft() {
+    return shards.stream().mapToLong(s -> Math.max(0, s.inliningFilesLeft())).sum();
+  }
 }

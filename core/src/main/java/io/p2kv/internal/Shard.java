@@ -256,7 +256,13 @@ final class Shard {
         .liveDataBytes(admin.property(EngineProperty.LIVE_DATA_BYTES))
         .blobGarbageBytes(admin.property(EngineProperty.BLOB_GARBAGE_BYTES))
         .backgroundJobs(admin.property(EngineProperty.BACKGROUND_JOBS))
-        .separation(admin.separation());
+        .separation(admin.separation())
+        .blobCacheCapacityBytes(admin.property(EngineProperty.BLOB_CACHE_CAPACITY))
+        .blobCacheUsageBytes(admin.property(EngineProperty.BLOB_CACHE_USAGE))
+        .blobCacheHits(admin.property(EngineProperty.BLOB_CACHE_HITS))
+        .blobCacheMisses(admin.property(EngineProperty.BLOB_CACHE_MISSES))
+        .scannedPairs(admin.property(EngineProperty.SCANNED_PAIRS))
+        .inliningFilesLeft(admin.property(EngineProperty.REWRITE_FILES_LEFT));
   }
 
   // ---------------------------------------------------------------- shutdown

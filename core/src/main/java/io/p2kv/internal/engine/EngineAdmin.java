@@ -56,12 +56,70 @@ public interface EngineAdmin {
     return false;
   }
 
+  /**
+   * A file number larger than that of every file the engine holds now: files written from now on
+   * (flushes, compactions) get larger numbers. Marks where a rewrite with {@link
+   * #rewriteFilesBelow} ends.
+   *
+   * @return the boundary, 0 if the engine has no files or does not number them
+   */
+  default long fileNumberBoundary() {
+    return 0;
+  }
+
+  /**
+   * Rewrites (compacts in place, one file at a time, each at its own level) data files numbered
+   * below {@code boundary}, until about {@code maxBytes} of them have been rewritten, and waits.
+   * With the value-separation settings in force, a rewrite moves each separated value to where the
+   * settings now place it (inline, if below {@code minBlobBytes} and garbage collection covers its
+   * blob file). Files a background compaction is rewriting already are skipped; so is everything
+   * when the engine holds no blob file.
+   *
+   * @param boundary rewrite files numbered below this ({@link #fileNumberBoundary()} earlier)
+   * @param maxBytes bytes of data files to rewrite in this call (at least one file is rewritten
+   *     if any is left)
+   * @return what was rewritten and what is left
+   */
+  default Rewrite rewriteFilesBelow(long boundary, long maxBytes) {
+    return Rewrite.DONE;
+  }
+
+  /**
+   * Progress of {@link #rewriteFilesBelow}.
+   *
+   * @param rewrittenBytes bytes of data files rewritten by the call
+   * @param filesLeft data files below the boundary still to rewrite (0: done)
+   */
+  record Rewrite(long rewrittenBytes, long filesLeft) {
+    /** Nothing rewritten, nothing left. */
+    public static final Rewrite DONE = new Rewrite(0, 0);
+  }
+
+  /**
+   * The state the value-separation tuner saved with {@link #saveTunerState}, kept with the data
+   * across restarts.
+   *
+   * @return the bytes, or null if none was saved
+   */
+  default byte[] loadTunerState() {
+    return null;
+  }
+
+  /**
+   * Saves the value-separation tuner's state (durably, with the engine's metadata).
+   *
+   * @param state the bytes
+   */
+  default void saveTunerState(byte[] state) {}
+
   /** Flushes memtables to disk and waits. */
   void flush();
 
   /**
    * Compacts the whole key range, the bottom level included, collecting blob garbage from every
-   * blob file, and waits.
+   * blob file, and waits. Under a size-aware placement, medium values come back inline in this
+   * compaction (Parallax merges medium values in place at the last level, and a full compaction
+   * moves every pair to the last level); large values stay separated.
    */
   void compact();
 }

@@ -27,5 +27,22 @@ public enum EngineProperty {
   /** Flushes and compactions running or waiting to run. */
   BACKGROUND_JOBS,
   /** Levels of the LSM-tree that compaction fills (L0 and the levels from the base level down). */
-  LSM_LEVELS
+  LSM_LEVELS,
+  /** Keys read by point reads (gets and multi-gets) since open, as the engine counts them. */
+  POINT_READS,
+  /** Pairs iterators stepped onto (seeks and nexts that found a pair) since open. */
+  SCANNED_PAIRS,
+  /** Capacity of the blob cache (shared by every engine of the store), 0 without one. */
+  BLOB_CACHE_CAPACITY,
+  /** Bytes in the blob cache now (shared by every engine of the store). */
+  BLOB_CACHE_USAGE,
+  /** Reads of this engine's separated values served by the blob cache since open. */
+  BLOB_CACHE_HITS,
+  /** Reads of this engine's separated values that read a blob file since open. */
+  BLOB_CACHE_MISSES,
+  /**
+   * Data files the last {@link EngineAdmin#rewriteFilesBelow} call left to rewrite (0 when none
+   * is under way).
+   */
+  REWRITE_FILES_LEFT
 }

@@ -83,6 +83,19 @@ public final class SeparationModel {
   /** Bytes of a blob record's header (the record also repeats the key). */
   static final double BLOB_HEADER_BYTES = 32;
 
+  /**
+   * Bytes of read I/O a read of a separated value adds: one device page from its blob file (inline,
+   * the value comes with the data block the key lookup reads anyway). Charged per read, and per
+   * pair an iterator steps onto.
+   */
+  static final double READ_BYTES = 4096;
+
+  /**
+   * Values of at least this size stay separated whatever the reads: reading one costs its own
+   * pages wherever it is, so the extra blob-file read adds little.
+   */
+  public static final int INLINE_CAP_BYTES = 4096;
+
   /** Relative change of a class threshold needed to move it. */
   static final double CLASS_STEP = 0.125;
 
@@ -206,12 +219,18 @@ public final class SeparationModel {
   /**
    * What the shard measured in one window, as the model needs it.
    *
-   * @param meanKeyBytes mean key size of the puts
+   * @param meanKeyBytes mean key size of the puts (0 without puts)
    * @param mediumCount medium-class puts (by the current classes)
    * @param mediumValueBytes their value bytes
    * @param updateRatio fraction of writes that overwrite or delete a key written before
    * @param lsmAmplification measured SST write amplification (at least 1)
    * @param blobGarbageRatio the engine's current garbage ratio in blob files
+   * @param writes puts and deletes
+   * @param reads keys read by point reads plus pairs stepped onto by iterators
+   * @param largeCount large-class puts (by the current classes)
+   * @param largeValueBytes their value bytes
+   * @param updateRatioKnown whether the window sampled enough writes for its update ratio to
+   *     count (a read-heavy window may have few writes)
    */
   public record Inputs(
       double meanKeyBytes,
@@ -219,15 +238,55 @@ public final class SeparationModel {
       long mediumValueBytes,
       double updateRatio,
       double lsmAmplification,
-      double blobGarbageRatio) {}
+      double blobGarbageRatio,
+      long writes,
+      long reads,
+      long largeCount,
+      long largeValueBytes,
+      boolean updateRatioKnown) {
+    /**
+     * A window of writes only (no reads, no large values counted).
+     *
+     * @param meanKeyBytes mean key size of the puts
+     * @param mediumCount medium-class puts
+     * @param mediumValueBytes their value bytes
+     * @param updateRatio fraction of writes that overwrite or delete a key written before
+     * @param lsmAmplification measured SST write amplification
+     * @param blobGarbageRatio the engine's current garbage ratio in blob files
+     */
+    public Inputs(
+        double meanKeyBytes,
+        long mediumCount,
+        long mediumValueBytes,
+        double updateRatio,
+        double lsmAmplification,
+        double blobGarbageRatio) {
+      this(meanKeyBytes, mediumCount, mediumValueBytes, updateRatio, lsmAmplification, blobGarbageRatio,
+          Math.max(1, mediumCount), 0, 0, 0, true);
+    }
+
+    /**
+     * Reads per written pair in the window.
+     *
+     * @return reads / writes; infinite for reads without writes, 0 without reads
+     */
+    public double readsPerWrite() {
+      if (reads <= 0) {
+        return 0;
+      }
+      return writes <= 0 ? Double.POSITIVE_INFINITY : (double) reads / writes;
+    }
+  }
 
   /**
    * A proposed change and why.
    *
    * @param settings the proposed settings
    * @param reason a sentence for the log
+   * @param readDriven whether reads placed values inline that the write model alone would have
+   *     separated (values already separated should then be brought back inline)
    */
-  public record Proposal(SeparationSettings settings, String reason) {}
+  public record Proposal(SeparationSettings settings, String reason, boolean readDriven) {}
 
   /**
    * The settings the model proposes for a shard, given its current settings and one window.
@@ -242,53 +301,96 @@ public final class SeparationModel {
   public static Proposal propose(
       SeparationSettings current, Inputs in, int[] fixedClasses, double gcAgeCutoff, double gcGarbageRatio) {
     StringBuilder why = new StringBuilder();
-    int[] cls = fixedClasses != null ? fixedClasses : stableClasses(current, in.meanKeyBytes());
+    int[] cls;
+    if (fixedClasses != null) {
+      cls = fixedClasses;
+    } else if (in.meanKeyBytes() > 0) {
+      cls = stableClasses(current, in.meanKeyBytes());
+    } else {
+      cls = new int[] {current.mediumFromBytes(), current.largeFromBytes()}; // no puts to judge keys by
+    }
     int mediumFrom = cls[0];
     int largeFrom = cls[1];
     if (mediumFrom != current.mediumFromBytes() || largeFrom != current.largeFromBytes()) {
       why.append(String.format(Locale.ROOT, "mean key %.0f B moves the classes to medium>=%d large>=%d; ",
           in.meanKeyBytes(), mediumFrom, largeFrom));
     }
-    // Medium placement: keep as is (relative to the classes) without medium writes to judge by.
-    boolean mediumSeparated = current.minBlobBytes() < current.largeFromBytes() || current.largeFromBytes() < 0;
     double u = Math.max(0, Math.min(1, in.updateRatio()));
     double a = Math.max(1, in.lsmAmplification());
     double gc = gcFactor(u, gcGarbageRatio);
-    if (in.mediumCount() > 0) {
-      double k = Math.max(1, in.meanKeyBytes());
-      double v = (double) in.mediumValueBytes() / in.mediumCount();
-      double inline = inlineCost(k, v, a);
-      double separated = separatedCost(k, v, a, gc);
-      boolean separate = mediumSeparated ? separated < inline * (1 + MARGIN) : separated < inline * (1 - MARGIN);
-      if (separate != mediumSeparated) {
-        why.append(String.format(Locale.ROOT,
-            "%d medium values (mean %.0f B) cost %.0f B/pair %s vs %.0f B/pair %s at update ratio %.2f, "
-                + "LSM amplification %.2f, GC factor %.2f: %s; ",
-            in.mediumCount(), v, Math.min(inline, separated), separate ? "separated" : "inline", Math.max(inline, separated),
-            separate ? "inline" : "separated", u, a, gc, separate ? "separate them" : "keep them inline"));
-      }
-      mediumSeparated = separate;
+    // The key size for the costs: measured, or the one the medium class was derived from.
+    double k = in.meanKeyBytes() > 0 ? in.meanKeyBytes() : Math.max(1, mediumFrom * T_SM / (1 - T_SM));
+    double r = in.readsPerWrite();
+    double readPenalty = r == 0 ? 0 : r * READ_BYTES;
+    Placement withReads = place(current, in, k, a, gc, readPenalty, mediumFrom, largeFrom);
+    Placement writesOnly = readPenalty == 0 ? withReads : place(current, in, k, a, gc, 0, mediumFrom, largeFrom);
+    boolean mediumSeparated = withReads.medium();
+    boolean largeSeparated = withReads.large();
+    boolean wasMedium = current.minBlobBytes() < current.largeFromBytes() || current.largeFromBytes() < 0;
+    boolean wasLarge = current.minBlobBytes() <= current.largeFromBytes() || current.largeFromBytes() < 0;
+    if (mediumSeparated != wasMedium || largeSeparated != wasLarge) {
+      why.append(String.format(Locale.ROOT,
+          "%d writes, %d reads (%.2f per write, %.0f B of read I/O per written pair), update ratio %.2f, "
+              + "LSM amplification %.2f, GC factor %.2f: medium values %s, large values %s; ",
+          in.writes(), in.reads(), r, readPenalty, u, a, gc,
+          mediumSeparated ? "separated" : "inline", largeSeparated ? "separated" : "inline below " + INLINE_CAP_BYTES + " B"));
     }
-    // Garbage collection: off while nothing is overwritten and little garbage is left.
+    // Garbage collection: off while nothing is overwritten and little garbage is left; left as it
+    // is when the window sampled too few writes to tell.
     boolean gcOn = current.gcAgeCutoff() > 0;
     double garbage = Math.max(0, in.blobGarbageRatio());
-    if (gcOn && u < GC_OFF_UPDATE_RATIO && garbage < gcGarbageRatio / 4) {
-      gcOn = false;
-      why.append(String.format(Locale.ROOT, "update ratio %.2f and blob garbage %.2f: nothing to collect, GC off; ", u, garbage));
-    } else if (!gcOn && (u >= GC_ON_UPDATE_RATIO || garbage >= gcGarbageRatio / 2)) {
-      gcOn = true;
-      why.append(String.format(Locale.ROOT, "update ratio %.2f, blob garbage %.2f: GC on; ", u, garbage));
+    if (in.updateRatioKnown()) {
+      if (gcOn && u < GC_OFF_UPDATE_RATIO && garbage < gcGarbageRatio / 4) {
+        gcOn = false;
+        why.append(String.format(Locale.ROOT, "update ratio %.2f and blob garbage %.2f: nothing to collect, GC off; ", u, garbage));
+      } else if (!gcOn && (u >= GC_ON_UPDATE_RATIO || garbage >= gcGarbageRatio / 2)) {
+        gcOn = true;
+        why.append(String.format(Locale.ROOT, "update ratio %.2f, blob garbage %.2f: GC on; ", u, garbage));
+      }
     }
+    long minBlob = minBlob(mediumSeparated, largeSeparated, mediumFrom, largeFrom);
     SeparationSettings next =
-        new SeparationSettings(
-            true,
-            mediumSeparated ? mediumFrom : largeFrom,
-            0,
-            gcOn ? gcAgeCutoff : 0,
-            gcGarbageRatio,
-            mediumFrom,
-            largeFrom);
+        new SeparationSettings(true, minBlob, 0, gcOn ? gcAgeCutoff : 0, gcGarbageRatio, mediumFrom, largeFrom);
+    boolean readDriven = minBlob > minBlob(writesOnly.medium(), writesOnly.large(), mediumFrom, largeFrom);
     String reason = why.length() == 0 ? "no change" : why.substring(0, why.length() - 2);
-    return new Proposal(next, reason);
+    return new Proposal(next, reason, readDriven);
+  }
+
+  private static long minBlob(boolean medium, boolean large, int mediumFrom, int largeFrom) {
+    return medium ? mediumFrom : large ? largeFrom : Math.max(largeFrom, INLINE_CAP_BYTES);
+  }
+
+  /** Where the medium and large classes go. */
+  private record Placement(boolean medium, boolean large) {}
+
+  /**
+   * The placement of both classes for a window, with {@code readPenalty} bytes of read I/O charged
+   * to every separated pair written. Hysteresis: a class changes place only when the other place
+   * is cheaper by {@link #MARGIN}.
+   */
+  private static Placement place(
+      SeparationSettings current, Inputs in, double k, double a, double gc, double readPenalty, int mediumFrom, int largeFrom) {
+    boolean medium = current.minBlobBytes() < current.largeFromBytes() || current.largeFromBytes() < 0;
+    boolean large = current.minBlobBytes() <= current.largeFromBytes() || current.largeFromBytes() < 0;
+    // Large values: separated (they always were before reads counted) unless reads make the inline
+    // place cheaper; from a page up, always separated.
+    double vLarge = in.largeCount() > 0 ? (double) in.largeValueBytes() / in.largeCount() : largeFrom;
+    if (readPenalty == 0 || vLarge >= INLINE_CAP_BYTES) {
+      large = true;
+    } else {
+      double inline = inlineCost(k, vLarge, a);
+      double separated = separatedCost(k, vLarge, a, gc) + readPenalty;
+      large = large ? separated < inline * (1 + MARGIN) : separated < inline * (1 - MARGIN);
+    }
+    // Medium values: by the cost model, judged when the window wrote medium values or read
+    // anything (without medium writes, at the smallest medium size, the least a separation saves).
+    if (in.mediumCount() > 0 || readPenalty > 0) {
+      double v = in.mediumCount() > 0 ? (double) in.mediumValueBytes() / in.mediumCount() : mediumFrom;
+      double inline = inlineCost(k, v, a);
+      double separated = separatedCost(k, v, a, gc) + readPenalty;
+      medium = medium ? separated < inline * (1 + MARGIN) : separated < inline * (1 - MARGIN);
+    }
+    // One min_blob_size: medium values can be separated only with the large ones.
+    return new Placement(medium && large, large);
   }
 }

@@ -7,6 +7,7 @@ import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineProperty;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -57,10 +58,40 @@ public final class SeparationTuner implements AutoCloseable {
    * @param minWindowBytes key and value bytes a window needs
    * @param minWindowSamples update-ratio samples a window needs
    * @param confirmWindows consecutive windows that must propose the same change
+   * @param minWindowReads reads (point reads and scanned pairs) that close a window whatever the
+   *     writes
+   * @param inliningBytesPerSecond data-file bytes the store rewrites per second, at most, to bring
+   *     separated values back inline (shared by its shards); {@code Long.MAX_VALUE} for no bound
    */
-  public record Limits(long periodMillis, long minWindowWrites, long minWindowBytes, long minWindowSamples, int confirmWindows) {
-    /** The defaults: half a second, 10,000 writes, 4 MiB, 64 samples, two windows. */
-    public static final Limits DEFAULT = new Limits(DEFAULT_PERIOD_MILLIS, 10_000, 4L << 20, 64, 2);
+  public record Limits(
+      long periodMillis,
+      long minWindowWrites,
+      long minWindowBytes,
+      long minWindowSamples,
+      int confirmWindows,
+      long minWindowReads,
+      long inliningBytesPerSecond) {
+    /**
+     * The defaults: half a second, 10,000 writes, 4 MiB, 64 samples, two windows; a window also
+     * closes after 20,000 reads; values come back inline at 32 MiB of data files rewritten per
+     * second per store.
+     */
+    public static final Limits DEFAULT =
+        new Limits(DEFAULT_PERIOD_MILLIS, 10_000, 4L << 20, 64, 2, 20_000, 32L << 20);
+
+    /**
+     * Limits with the default read window and no bound on the rate of bringing values inline
+     * (tests).
+     *
+     * @param periodMillis how often the timer looks at the shards
+     * @param minWindowWrites writes a window needs
+     * @param minWindowBytes key and value bytes a window needs
+     * @param minWindowSamples update-ratio samples a window needs
+     * @param confirmWindows consecutive windows that must propose the same change
+     */
+    public Limits(long periodMillis, long minWindowWrites, long minWindowBytes, long minWindowSamples, int confirmWindows) {
+      this(periodMillis, minWindowWrites, minWindowBytes, minWindowSamples, confirmWindows, 20_000, Long.MAX_VALUE);
+    }
   }
 
   /**
@@ -185,6 +216,7 @@ public final class SeparationTuner implements AutoCloseable {
   private final class ShardState {
     private final TunedShard shard;
     private WriteProfile.Snapshot last = WriteProfile.Snapshot.EMPTY;
+    private long lastReads;
     private long lastFlush;
     private long lastCompaction;
     private long lastBlob;
@@ -193,12 +225,70 @@ public final class SeparationTuner implements AutoCloseable {
     private double compactedSst;
     private SeparationSettings pending;
     private int pendingWindows;
+    private boolean pendingReadDriven;
     private boolean warnedOverride;
+    /** The settings the model chose (applied with full garbage collection while inlining). */
+    private SeparationSettings chosen;
+    /** Files numbered below this are being rewritten to bring values back inline; 0: none. */
+    private long inlineBelow;
+    private long inliningStartNanos;
+    private long inliningRewritten;
+    private long inliningRelocatedStart;
+    private long inliningBlobBytesStart;
+    private double credit;
+    private long creditNanos;
 
     ShardState(TunedShard shard) {
       this.shard = shard;
-      SeparationSettings s = shard.engine().separation();
-      shard.profile().nextWindow(s.mediumFromBytes(), s.largeFromBytes());
+      EngineAdmin engine = shard.engine();
+      chosen = engine.separation();
+      lastReads = reads(engine);
+      if (chosen.mediumFromBytes() >= 0 && !engine.separationOverridden()) {
+        restore(engine);
+      }
+      shard.profile().nextWindow(chosen.mediumFromBytes(), chosen.largeFromBytes());
+    }
+
+    /**
+     * Applies the state saved by the last session, so a store that turned read-heavy does not
+     * reopen in insert mode (and one that was bringing values inline goes on). Saved settings that
+     * no longer fit the policy (other garbage ratio, other given classes) are ignored.
+     */
+    private void restore(EngineAdmin engine) {
+      TunerState saved;
+      try {
+        saved = TunerState.decode(engine.loadTunerState());
+      } catch (RuntimeException e) {
+        LOG.warn("p2kv store {} shard {}: ignoring the saved value-separation state: {}", storeName, shard.index(), e.toString());
+        return;
+      }
+      if (saved == null
+          || Double.compare(saved.settings().gcGarbageRatio(), policy.gcGarbageRatio()) != 0
+          || (policy.thresholdsGiven()
+              && (saved.settings().mediumFromBytes() != policy.mediumFromBytes()
+                  || saved.settings().largeFromBytes() != policy.largeFromBytes()))) {
+        return;
+      }
+      chosen = saved.settings();
+      inlineBelow = saved.inlineBelow();
+      if (inlineBelow > 0) {
+        startInliningClock(engine);
+      }
+      try {
+        engine.applySeparation(applied());
+      } catch (EngineException e) {
+        LOG.warn("p2kv store {} shard {}: cannot restore value separation {}: {}", storeName, shard.index(), chosen, e.getMessage());
+        chosen = engine.separation();
+        inlineBelow = 0;
+        return;
+      }
+      LOG.info("p2kv store {} shard {}: value separation restored to {}{}", storeName, shard.index(), chosen,
+          inlineBelow > 0 ? ", bringing separated values back inline" : "");
+    }
+
+    /** What the engine runs: the chosen settings, with every blob file collected while inlining. */
+    private SeparationSettings applied() {
+      return inlineBelow > 0 ? chosen.withGc(1.0, chosen.gcGarbageRatio()) : chosen;
     }
 
     Change step() {
@@ -215,21 +305,30 @@ public final class SeparationTuner implements AutoCloseable {
         }
         return null;
       }
+      Change inlined = inlineBelow > 0 ? continueInlining(engine) : null;
       WriteProfile.Snapshot now = shard.profile().snapshot();
       WriteProfile.Window w = now.minus(last);
+      long readsNow = reads(engine);
+      long reads = Math.max(0, readsNow - lastReads);
       long writes = w.puts() + w.deletes();
       long bytes = w.keyBytes() + w.totalValueBytes();
-      if (writes < limits.minWindowWrites() || bytes < limits.minWindowBytes() || w.sampledWrites() < limits.minWindowSamples()) {
-        return null;
+      boolean writeWindow =
+          writes >= limits.minWindowWrites() && bytes >= limits.minWindowBytes() && w.sampledWrites() >= limits.minWindowSamples();
+      boolean readWindow = reads >= limits.minWindowReads();
+      if (!writeWindow && !readWindow) {
+        return inlined;
       }
       last = now;
+      lastReads = readsNow;
       measureAmplification(engine);
-      SeparationSettings current = engine.separation();
+      SeparationSettings current = chosen;
       int[] fixed = policy.thresholdsGiven() ? new int[] {policy.mediumFromBytes(), policy.largeFromBytes()} : null;
       double garbage = ratio(engine.property(EngineProperty.BLOB_GARBAGE_BYTES), engine.property(EngineProperty.BLOB_BYTES));
+      long[] large = w.from(Math.max(1, current.largeFromBytes()));
       SeparationModel.Inputs in =
           new SeparationModel.Inputs(
-              w.meanKeyBytes(), w.mediumPuts(), w.mediumBytes(), w.updateRatio(), amplification(engine), garbage);
+              w.meanKeyBytes(), w.mediumPuts(), w.mediumBytes(), w.updateRatio(), amplification(engine), garbage,
+              writes, reads, large[0], large[1], w.sampledWrites() >= limits.minWindowSamples());
       SeparationModel.Proposal p =
           SeparationModel.propose(current, in, fixed, policy.gcAgeCutoff(), policy.gcGarbageRatio());
       // The next window counts medium values by the classes just proposed.
@@ -237,7 +336,7 @@ public final class SeparationTuner implements AutoCloseable {
       if (p.settings().equals(current)) {
         pending = null;
         pendingWindows = 0;
-        return null;
+        return inlined;
       }
       if (p.settings().equals(pending)) {
         pendingWindows++;
@@ -245,19 +344,105 @@ public final class SeparationTuner implements AutoCloseable {
         pending = p.settings();
         pendingWindows = 1;
       }
+      pendingReadDriven = p.readDriven();
       if (pendingWindows < limits.confirmWindows()) {
-        return null;
+        return inlined;
       }
       pending = null;
       pendingWindows = 0;
+      SeparationSettings next = p.settings();
+      long nextInlineBelow = inlineBelow;
+      if (next.minBlobBytes() < current.minBlobBytes()) {
+        nextInlineBelow = 0; // separating again: nothing to bring back
+      } else if (next.minBlobBytes() > current.minBlobBytes() && pendingReadDriven && inlineBelow == 0) {
+        nextInlineBelow = engine.fileNumberBoundary();
+      }
+      SeparationSettings before = applied();
+      long previousInlineBelow = inlineBelow;
+      chosen = next;
+      inlineBelow = nextInlineBelow;
       try {
-        engine.applySeparation(p.settings());
+        engine.applySeparation(applied());
       } catch (EngineException e) {
-        LOG.warn("p2kv store {} shard {}: cannot apply value separation {}: {}", storeName, shard.index(), p.settings(), e.getMessage());
+        LOG.warn("p2kv store {} shard {}: cannot apply value separation {}: {}", storeName, shard.index(), applied(), e.getMessage());
+        chosen = current;
+        inlineBelow = previousInlineBelow;
+        return inlined;
+      }
+      if (inlineBelow > 0 && previousInlineBelow == 0) {
+        startInliningClock(engine);
+      }
+      save(engine);
+      String reason = p.reason() + (inlineBelow > 0 && previousInlineBelow == 0
+          ? "; bringing values already separated back inline, at most " + rateText() : "");
+      LOG.info("p2kv store {} shard {}: value separation {} -> {} ({})", storeName, shard.index(), before, applied(), reason);
+      return new Change(shard.index(), before, applied(), reason);
+    }
+
+    private void startInliningClock(EngineAdmin engine) {
+      inliningStartNanos = System.nanoTime();
+      creditNanos = inliningStartNanos;
+      credit = 0;
+      inliningRewritten = 0;
+      inliningRelocatedStart = Math.max(0, engine.property(EngineProperty.BLOB_GC_RELOCATED_BYTES));
+      inliningBlobBytesStart = Math.max(0, engine.property(EngineProperty.BLOB_BYTES));
+    }
+
+    /**
+     * Rewrites the next data files from before the switch, within the rate: a token bucket that
+     * earns the shard's share of {@code inliningBytesPerSecond} and is charged every byte
+     * rewritten (a file larger than the credit is rewritten whole, and the debt waits).
+     */
+    private Change continueInlining(EngineAdmin engine) {
+      long nowNanos = System.nanoTime();
+      long maxBytes;
+      if (limits.inliningBytesPerSecond() == Long.MAX_VALUE) {
+        maxBytes = Long.MAX_VALUE;
+      } else {
+        double perShard = (double) limits.inliningBytesPerSecond() / shards.length;
+        credit = Math.min(credit + perShard * (nowNanos - creditNanos) / 1e9, perShard);
+        creditNanos = nowNanos;
+        if (credit <= 0) {
+          return null;
+        }
+        maxBytes = (long) credit;
+      }
+      EngineAdmin.Rewrite r;
+      try {
+        r = engine.rewriteFilesBelow(inlineBelow, maxBytes);
+      } catch (EngineException e) {
+        LOG.warn("p2kv store {} shard {}: bringing values back inline failed, will retry: {}", storeName, shard.index(), e.getMessage());
         return null;
       }
-      LOG.info("p2kv store {} shard {}: value separation {} -> {} ({})", storeName, shard.index(), current, p.settings(), p.reason());
-      return new Change(shard.index(), current, p.settings(), p.reason());
+      credit -= r.rewrittenBytes();
+      inliningRewritten += r.rewrittenBytes();
+      if (r.filesLeft() > 0) {
+        return null;
+      }
+      SeparationSettings before = applied();
+      inlineBelow = 0;
+      try {
+        engine.applySeparation(applied());
+      } catch (EngineException e) {
+        LOG.warn("p2kv store {} shard {}: cannot apply value separation {}: {}", storeName, shard.index(), applied(), e.getMessage());
+      }
+      save(engine);
+      long relocated = Math.max(0, engine.property(EngineProperty.BLOB_GC_RELOCATED_BYTES)) - inliningRelocatedStart;
+      String reason = String.format(Locale.ROOT,
+          "separated values are back inline: rewrote %d MiB of data files and relocated %d MiB of blob values "
+              + "(blob files %d -> %d MiB) in %.1f s",
+          inliningRewritten >> 20, relocated >> 20, inliningBlobBytesStart >> 20,
+          Math.max(0, engine.property(EngineProperty.BLOB_BYTES)) >> 20, (nowNanos - inliningStartNanos) / 1e9);
+      LOG.info("p2kv store {} shard {}: value separation {} -> {} ({})", storeName, shard.index(), before, applied(), reason);
+      return new Change(shard.index(), before, applied(), reason);
+    }
+
+    private void save(EngineAdmin engine) {
+      try {
+        engine.saveTunerState(new TunerState(chosen, inlineBelow).encode());
+      } catch (EngineException e) {
+        LOG.warn("p2kv store {} shard {}: cannot save the value-separation state: {}", storeName, shard.index(), e.getMessage());
+      }
     }
 
     /**
@@ -300,6 +485,17 @@ public final class SeparationTuner implements AutoCloseable {
       }
       return Math.max(floor, (flushedSst + compactedSst) / flushedSst);
     }
+  }
+
+  private String rateText() {
+    return limits.inliningBytesPerSecond() == Long.MAX_VALUE
+        ? "without a rate bound"
+        : (limits.inliningBytesPerSecond() >> 20) + " MiB/s of data files per store";
+  }
+
+  /** Reads the engine counted: point reads plus pairs iterators stepped onto. */
+  private static long reads(EngineAdmin engine) {
+    return Math.max(0, engine.property(EngineProperty.POINT_READS)) + Math.max(0, engine.property(EngineProperty.SCANNED_PAIRS));
   }
 
   /** Per-window decay of the amplification byte counts. */

@@ -378,6 +378,25 @@ public final class WriteProfile {
     }
 
     /**
+     * Puts and value bytes of the values in the buckets whose smallest size is at least {@code
+     * fromBytes} (the bucket holding {@code fromBytes} itself counts only if it starts there).
+     *
+     * @param fromBytes smallest value size counted
+     * @return {puts, value bytes}
+     */
+    public long[] from(long fromBytes) {
+      long count = 0;
+      long bytes = 0;
+      for (int b = 0; b < BUCKETS; b++) {
+        if (bucketFloor(b) >= fromBytes) {
+          count += valueCounts[b];
+          bytes += valueBytes[b];
+        }
+      }
+      return new long[] {count, bytes};
+    }
+
+    /**
      * Total value bytes of the puts.
      *
      * @return bytes

@@ -41,7 +41,7 @@ class SeparationModelTest {
     assertEquals(96, insert.settings().minBlobBytes(), insert.reason());
     SeparationModel.Proposal update = SeparationModel.propose(insert.settings(), medium(0.65, 3), null, AGE, RATIO);
     assertEquals(1000, update.settings().minBlobBytes(), update.reason());
-    assertTrue(update.reason().contains("keep them inline"), update.reason());
+    assertTrue(update.reason().contains("medium values inline"), update.reason());
   }
 
   @Test
@@ -92,5 +92,60 @@ class SeparationModelTest {
     SeparationSettings s = SeparationModel.propose(start().withClasses(150, 5000), wideKeys, new int[] {150, 5000}, AGE, RATIO).settings();
     assertEquals(150, s.mediumFromBytes());
     assertEquals(5000, s.largeFromBytes());
+  }
+
+  /** A window of 1,000 inserts of 104-byte values (or 1,000 large ones) and {@code reads} reads. */
+  private static SeparationModel.Inputs reading(long reads, long largeCount, long largeBytes) {
+    return new SeparationModel.Inputs(24, largeCount > 0 ? 0 : 1000, largeCount > 0 ? 0 : 104_000, 0, 3, 0,
+        1000, reads, largeCount, largeBytes, true);
+  }
+
+  private static SeparationSettings insertMode() {
+    return SeparationModel.initialAdaptive(96, 1000, RATIO);
+  }
+
+  @Test
+  void shouldPlaceMediumValuesInlineOnceReadsOutweighWhatSeparationSaves() {
+    // Inserts with A = 3 save (104 - 12) * 3 - (24 + 104 + 32) = 116 B per pair separated; a read
+    // of a separated value costs a 4 KiB page. One read per 40 writes stays below that.
+    SeparationModel.Proposal rare = SeparationModel.propose(insertMode(), reading(25, 0, 0), null, AGE, RATIO);
+    assertEquals(96, rare.settings().minBlobBytes(), rare.reason());
+    assertTrue(!rare.readDriven());
+    SeparationModel.Proposal read = SeparationModel.propose(insertMode(), reading(1000, 0, 0), null, AGE, RATIO);
+    assertEquals(SeparationModel.INLINE_CAP_BYTES, read.settings().minBlobBytes(), read.reason());
+    assertTrue(read.readDriven(), "the write model alone would separate them");
+    assertTrue(read.reason().contains("reads"), read.reason());
+  }
+
+  @Test
+  void shouldPlaceEverythingBelowAPageInlineWhenOnlyRead() {
+    SeparationModel.Inputs readOnly = new SeparationModel.Inputs(0, 0, 0, 0, 3, 0, 0, 50_000, 0, 0, false);
+    SeparationModel.Proposal p = SeparationModel.propose(insertMode(), readOnly, null, AGE, RATIO);
+    assertEquals(SeparationModel.INLINE_CAP_BYTES, p.settings().minBlobBytes(), p.reason());
+    assertEquals(96, p.settings().mediumFromBytes(), "no puts: the classes stay");
+    assertEquals(0, p.settings().gcAgeCutoff(), "too few writes to judge garbage collection: left as it was");
+    assertTrue(p.readDriven());
+  }
+
+  @Test
+  void shouldWeighReadsAgainstTheSavingsOfLargeValues() {
+    // 1,000 large values of 2 KB written with A = 3 save about (2048 - 12) * 3 - 2104 = 4004 B
+    // each when separated: one read per write (4 KiB) outweighs it, one per ten (410 B) does not,
+    // though it does outweigh what separating the smallest medium value saves (100 B).
+    SeparationModel.Proposal fewReads = SeparationModel.propose(insertMode(), reading(100, 1000, 2_048_000), null, AGE, RATIO);
+    assertEquals(1000, fewReads.settings().minBlobBytes(), fewReads.reason());
+    SeparationModel.Proposal scans = SeparationModel.propose(insertMode(), reading(20_000, 1000, 2_048_000), null, AGE, RATIO);
+    assertEquals(SeparationModel.INLINE_CAP_BYTES, scans.settings().minBlobBytes(), scans.reason());
+    // Values of a page or more stay separated whatever the reads.
+    SeparationSettings s = scans.settings();
+    assertTrue(s.separates(SeparationModel.INLINE_CAP_BYTES) && !s.separates(SeparationModel.INLINE_CAP_BYTES - 1), s.toString());
+  }
+
+  @Test
+  void shouldSeparateAgainWhenWritesReturn() {
+    SeparationSettings readMode = SeparationModel.propose(insertMode(), reading(1000, 0, 0), null, AGE, RATIO).settings();
+    SeparationModel.Proposal writes = SeparationModel.propose(readMode, reading(0, 0, 0), null, AGE, RATIO);
+    assertEquals(96, writes.settings().minBlobBytes(), writes.reason());
+    assertTrue(!writes.readDriven());
   }
 }

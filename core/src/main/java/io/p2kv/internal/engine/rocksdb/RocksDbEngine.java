@@ -21,9 +21,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactRangeOptions;
+import org.rocksdb.CompactionOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LevelMetaData;
+import org.rocksdb.LiveFileMetaData;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -63,6 +65,9 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   /** Name of the metadata column family. */
   static final String META_CF = "p2kv-meta";
 
+  /** Metadata key of the value-separation tuner's state. */
+  static final byte[] TUNER_STATE_KEY = {'s'};
+
   /** Most idle iterators kept per shard for reuse. */
   static final int MAX_IDLE_ITERATORS = 4;
 
@@ -88,6 +93,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private final ConcurrentLinkedQueue<RocksIterator> idleIterators = new ConcurrentLinkedQueue<>();
   private final AtomicInteger idleCount = new AtomicInteger();
   private volatile boolean closed;
+  private volatile long rewriteFilesLeft;
 
   RocksDbEngine(
       int shard,
@@ -294,10 +300,111 @@ final class RocksDbEngine implements Engine, EngineAdmin {
                 + db.getLongProperty("rocksdb.mem-table-flush-pending")
                 + db.getLongProperty("rocksdb.compaction-pending");
         case LSM_LEVELS -> options.numLevels() - db.getLongProperty("rocksdb.base-level") + 1;
+        case POINT_READS ->
+            statistics.getTickerCount(TickerType.NUMBER_KEYS_READ)
+                + statistics.getTickerCount(TickerType.NUMBER_MULTIGET_KEYS_READ);
+        case SCANNED_PAIRS ->
+            statistics.getTickerCount(TickerType.NUMBER_DB_SEEK_FOUND)
+                + statistics.getTickerCount(TickerType.NUMBER_DB_NEXT_FOUND);
+        case BLOB_CACHE_CAPACITY -> blobCacheProperty("rocksdb.blob-cache-capacity");
+        case BLOB_CACHE_USAGE -> blobCacheProperty("rocksdb.blob-cache-usage");
+        case BLOB_CACHE_HITS -> StatisticsText.ticker(statistics, StatisticsText.BLOB_CACHE_HIT);
+        case BLOB_CACHE_MISSES -> StatisticsText.ticker(statistics, StatisticsText.BLOB_CACHE_MISS);
+        case REWRITE_FILES_LEFT -> rewriteFilesLeft;
       };
     } catch (RocksDBException e) {
       return -1;
     }
+  }
+
+  /** A blob-cache property: 0 when the column family has no blob cache (RocksDB fails the call). */
+  private long blobCacheProperty(String name) throws RocksDBException {
+    String value = db.getProperty(dataCf, name);
+    return value == null || value.isEmpty() ? 0 : Long.parseLong(value.trim());
+  }
+
+  @Override
+  public long fileNumberBoundary() {
+    long max = 0;
+    for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
+      max = Math.max(max, fileNumber(f.fileName()));
+    }
+    return max + 1;
+  }
+
+  /** The number of a data file, from its name ({@code /000123.sst}). */
+  static long fileNumber(String fileName) {
+    int slash = fileName.lastIndexOf('/');
+    int dot = fileName.lastIndexOf('.');
+    return Long.parseLong(fileName.substring(slash + 1, dot > slash ? dot : fileName.length()));
+  }
+
+  private List<LiveFileMetaData> dataFilesBelow(long boundary) {
+    List<LiveFileMetaData> files = new ArrayList<>();
+    for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
+      if (Arrays.equals(f.columnFamilyName(), RocksDB.DEFAULT_COLUMN_FAMILY) && fileNumber(f.fileName()) < boundary) {
+        files.add(f);
+      }
+    }
+    return files;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Each file is rewritten by {@code CompactFiles} into its own level, on the calling thread,
+   * under {@code tuneLock} (so no {@link #compact} or {@link #applySeparation} changes the options
+   * meanwhile); RocksDB's background compactions keep running beside it and may take a file first.
+   */
+  @Override
+  public Rewrite rewriteFilesBelow(long boundary, long maxBytes) {
+    tuneLock.lock();
+    try (CompactionOptions compaction = new CompactionOptions()) {
+      if (closed) {
+        return Rewrite.DONE;
+      }
+      if (db.getLongProperty(dataCf, "rocksdb.num-blob-files") == 0) {
+        rewriteFilesLeft = 0;
+        return Rewrite.DONE; // no separated value anywhere: nothing to bring back
+      }
+      long rewritten = 0;
+      for (LiveFileMetaData f : dataFilesBelow(boundary)) {
+        if (rewritten >= maxBytes) {
+          break;
+        }
+        if (f.beingCompacted()) {
+          continue;
+        }
+        try {
+          db.compactFiles(compaction, dataCf, List.of(f.fileName()), f.level(), -1, null);
+          rewritten += f.size();
+        } catch (RocksDBException e) {
+          // A background compaction took the file meanwhile (it is then rewritten anyway), or a
+          // real failure, which the next flush or compaction reports too: skip it this time.
+          if (!String.valueOf(e.getMessage()).contains("being compacted")) {
+            throw failure("compactFiles (bringing separated values back inline)", e);
+          }
+        }
+      }
+      long left = db.getLongProperty(dataCf, "rocksdb.num-blob-files") == 0 ? 0 : dataFilesBelow(boundary).size();
+      rewriteFilesLeft = left;
+      return new Rewrite(rewritten, left);
+    } catch (RocksDBException e) {
+      throw failure("rewriting files", e);
+    } finally {
+      tuneLock.unlock();
+    }
+  }
+
+  @Override
+  public byte[] loadTunerState() {
+    List<byte[][]> saved = scanMeta(TUNER_STATE_KEY);
+    return saved.isEmpty() || !Arrays.equals(saved.get(0)[0], TUNER_STATE_KEY) ? null : saved.get(0)[1];
+  }
+
+  @Override
+  public void saveTunerState(byte[] state) {
+    putMeta(TUNER_STATE_KEY, state);
   }
 
   @Override
@@ -355,15 +462,21 @@ final class RocksDbEngine implements Engine, EngineAdmin {
             .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForceOptimized)) {
       // Collect every blob file's garbage, whatever the settings (the adaptive policy turns
       // collection off while it sees only inserts; the user asked for a full compaction).
+      // Under a size-aware placement, medium values go inline at the last level, where a full
+      // compaction puts every pair (Parallax's in-place merge of medium values).
       SeparationSettings s = separation;
-      boolean fullGc = s.gcAgeCutoff() < 1;
-      if (fullGc) {
-        db.setOptions(dataCf, BlobOptionsMapping.mutable(s.withGc(1.0, s.gcGarbageRatio())));
+      SeparationSettings during = s.withGc(1.0, s.gcGarbageRatio());
+      if (s.largeFromBytes() > 0 && s.minBlobBytes() < s.largeFromBytes()) {
+        during = during.withPlacement(s.largeFromBytes(), s.blobFromLevel());
+      }
+      boolean changed = !BlobOptionsMapping.sameOptions(during, s);
+      if (changed) {
+        db.setOptions(dataCf, BlobOptionsMapping.mutable(during));
       }
       try {
         db.compactRange(dataCf, null, null, range);
       } finally {
-        if (fullGc) {
+        if (changed) {
           db.setOptions(dataCf, BlobOptionsMapping.mutable(s));
         }
       }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -17,6 +18,7 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
+import org.rocksdb.ConfigOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.InfoLogLevel;
@@ -34,11 +36,23 @@ import org.rocksdb.WriteOptions;
  * Opens RocksDB shards that share one memory budget.
  *
  * <h2>Shared resources</h2>
- * One block cache of {@code memoryBudgetBytes}; one {@link WriteBufferManager} that charges all
- * memtables to that cache and caps them at half of it, so N shards cost one budget, not N; one
- * {@link Statistics}; RocksDB's process-wide default {@link Env}, whose background pool runs every
- * shard's flushes and compactions. Index and filter blocks live in the cache too, so the budget
- * bounds them as well.
+ * One block cache; one {@link WriteBufferManager} that charges all memtables to that cache and
+ * caps them at half the budget, so N shards cost one budget, not N; one {@link Statistics};
+ * RocksDB's process-wide default {@link Env}, whose background pool runs every shard's flushes
+ * and compactions. Index and filter blocks live in the cache too, so the budget bounds them as
+ * well.
+ *
+ * <h2>Blob cache</h2>
+ * When the value-separation settings write blob files, a quarter of the budget becomes one LRU
+ * blob cache shared by every shard (uncompressed separated values, so a read of a hot separated
+ * value costs a cache lookup instead of a blob-file read and a decompression), and the block cache
+ * gets the other three quarters: block cache and blob cache together stay within {@code
+ * memoryBudgetBytes}. rocksdbjni has no setter for {@code blob_cache}; the option is set through
+ * {@link ColumnFamilyOptions#getColumnFamilyOptionsFromProps(ConfigOptions, Properties)} on one
+ * carrier object, whose copies (one {@link Options} per shard) share its cache. RocksDB does not
+ * write the option to the OPTIONS file, so it is set at every open. Without blob files (the {@code
+ * none()} policy, and the plain-RocksDB baselines) there is no blob cache and the block cache gets
+ * the whole budget.
  *
  * <h2>Per-shard statistics</h2>
  * The shared {@link Statistics} sums every shard, so each shard also gets its own {@code
@@ -66,6 +80,9 @@ public final class RocksDbEngineFactory implements EngineFactory {
     RocksDB.loadLibrary();
   }
 
+  /** The blob cache gets 1 / this of the memory budget when blob files are on. */
+  static final int BLOB_CACHE_SHARE = 4;
+
   /** Smallest memtable a shard gets, whatever the budget. */
   private static final long MIN_WRITE_BUFFER_BYTES = 4L << 20;
 
@@ -79,6 +96,8 @@ public final class RocksDbEngineFactory implements EngineFactory {
   private final SeparationSettings separation;
 
   private final Cache cache;
+  private final long blobCacheBytes;
+  private final ColumnFamilyOptions blobCacheCarrier;
   private final WriteBufferManager writeBufferManager;
   private final Statistics statistics;
   private final BloomFilter bloomFilter;
@@ -120,16 +139,41 @@ public final class RocksDbEngineFactory implements EngineFactory {
     // Two memtables per shard fit the budget (one active, one being flushed).
     this.writeBufferBytes =
         Math.max(MIN_WRITE_BUFFER_BYTES, Math.min(MAX_WRITE_BUFFER_BYTES, memtableBudget / (2L * shards)));
-    this.cache = new LRUCache(memoryBudgetBytes);
+    this.blobCacheBytes = separation.blobFiles() ? memoryBudgetBytes / BLOB_CACHE_SHARE : 0;
+    this.cache = new LRUCache(memoryBudgetBytes - blobCacheBytes);
+    this.blobCacheCarrier = blobCacheBytes > 0 ? blobCacheCarrier(blobCacheBytes) : null;
     this.writeBufferManager = new WriteBufferManager(memtableBudget, cache);
     this.statistics = new Statistics();
     this.statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     this.bloomFilter = new BloomFilter(10);
   }
 
+  /** Column-family options that carry nothing but a new LRU blob cache of this capacity. */
+  private static ColumnFamilyOptions blobCacheCarrier(long capacity) {
+    Properties props = new Properties();
+    props.setProperty("blob_cache", "{capacity=" + capacity + "}");
+    try (ConfigOptions config = new ConfigOptions()) {
+      ColumnFamilyOptions carrier = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(config, props);
+      if (carrier == null) {
+        throw new IllegalStateException("RocksDB rejected blob_cache={capacity=" + capacity + "}");
+      }
+      return carrier;
+    }
+  }
+
+  /** New options for a shard: RocksDB's defaults, with the shared blob cache if there is one. */
+  private Options newOptions() {
+    if (blobCacheCarrier == null) {
+      return new Options();
+    }
+    try (DBOptions defaults = new DBOptions()) {
+      return new Options(defaults, blobCacheCarrier);
+    }
+  }
+
   @Override
   public Engine open(int shard, Path dir, boolean create) {
-    Options options = new Options();
+    Options options = newOptions();
     WriteOptions writeOptions = new WriteOptions();
     Statistics shardStatistics = new Statistics(statistics);
     DBOptions dbOptions = null;
@@ -248,6 +292,15 @@ public final class RocksDbEngineFactory implements EngineFactory {
   }
 
   /**
+   * Capacity of the blob cache the shards share.
+   *
+   * @return bytes, 0 without a blob cache
+   */
+  public long blobCacheBytes() {
+    return blobCacheBytes;
+  }
+
+  /**
    * Number of shards the budget was split over.
    *
    * @return shards
@@ -265,6 +318,9 @@ public final class RocksDbEngineFactory implements EngineFactory {
     writeBufferManager.close();
     bloomFilter.close();
     cache.close();
+    if (blobCacheCarrier != null) {
+      blobCacheCarrier.close();
+    }
     statistics.close();
   }
 }

@@ -1,0 +1,209 @@
+package io.p2kv;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2kv.internal.separation.SeparationModel;
+import io.p2kv.internal.separation.SeparationTuner;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The adaptive size-aware policy counts reads: a store loaded with medium values (separated while
+ * it is only written) that turns read-heavy places new values inline and rewrites its files so
+ * that the values already separated come back inline; it remembers that across a reopen; the
+ * blob cache is carved out of the memory budget and obeys it. Checked through {@code stats()}
+ * (placement, blob and SST bytes, cache counters) and against a model of the contents. The tuner's
+ * timer is off: windows are stepped directly, so nothing sleeps.
+ */
+class ReadAwareSeparationTest {
+  @TempDir Path tmp;
+
+  /** Windows of 300 writes or 2,000 reads; no bound on the rate of bringing values inline. */
+  private static final SeparationTuner.Limits LIMITS =
+      new SeparationTuner.Limits(0, 300, 8 << 10, 64, 2, 2_000, Long.MAX_VALUE);
+
+  private static final int VALUE_BYTES = 200; // medium for 24-byte keys (96 <= v < 1000)
+
+  private final TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
+
+  private static byte[] key(int i) {
+    return String.format("user-%019d", i).getBytes(StandardCharsets.UTF_8); // 24 bytes
+  }
+
+  private P2kv open(Path dir) {
+    return P2kv.builder().shards(1).memoryBudgetBytes(32L << 20).separationTunerLimits(LIMITS).open(dir);
+  }
+
+  /** Inserts {@code n} medium values as windows of 300 and steps the tuner after each. */
+  private void load(P2kv store, Random rnd, int n) {
+    for (int i = 0; i < n; i++) {
+      byte[] v = new byte[VALUE_BYTES];
+      rnd.nextBytes(v);
+      store.put(key(i), v);
+      model.put(key(i), v);
+      if (i % 300 == 299) {
+        store.core().retuneSeparationNow();
+      }
+    }
+    store.flush();
+  }
+
+  /** Reads every key once, checking each value, then steps the tuner. */
+  private List<SeparationTuner.Change> readAll(P2kv store) {
+    for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+      assertArrayEquals(e.getValue(), store.get(e.getKey()));
+    }
+    return store.core().retuneSeparationNow();
+  }
+
+  private static ShardStats shard(P2kv store) {
+    return store.stats().shards().get(0);
+  }
+
+  @Test
+  void shouldBringSeparatedValuesBackInlineWhenTheStoreTurnsReadHeavy() {
+    TestSeeds.run(getClass(), "shouldBringSeparatedValuesBackInlineWhenTheStoreTurnsReadHeavy",
+        this::shouldBringSeparatedValuesBackInlineWhenTheStoreTurnsReadHeavy);
+  }
+
+  private void shouldBringSeparatedValuesBackInlineWhenTheStoreTurnsReadHeavy(long seed) {
+    Random rnd = new Random(seed);
+    model.clear();
+    Path dir = tmp.resolve("store-" + seed);
+    try (P2kv store = open(dir)) {
+      load(store, rnd, 6_000);
+      ShardStats loaded = shard(store);
+      assertEquals(96, loaded.separation().minBlobBytes(), "a store only written separates medium values");
+      long valueBytes = 6_000L * VALUE_BYTES;
+      assertTrue(loaded.blobBytes() >= valueBytes, "the medium values are in blob files: " + loaded.blobBytes());
+      assertTrue(loaded.sstBytes() < valueBytes / 2, "SST files hold keys and references: " + loaded.sstBytes());
+
+      // Reads only: the first window proposes inline placement, the second confirms it.
+      assertEquals(List.of(), readAll(store));
+      List<SeparationTuner.Change> changes = readAll(store);
+      assertEquals(1, changes.size(), changes.toString());
+      assertTrue(changes.get(0).reason().contains("reads"), changes.get(0).reason());
+      SeparationSettings readMode = shard(store).separation();
+      assertEquals(SeparationModel.INLINE_CAP_BYTES, readMode.minBlobBytes(), "values below a page go inline");
+      assertEquals(1.0, readMode.gcAgeCutoff(), "every blob file is collected while values come back");
+
+      // The next steps rewrite the files from before the switch; then garbage collection goes back
+      // to the policy's setting and no blob file is left.
+      for (int step = 0; step < 5 && (shard(store).inliningFilesLeft() > 0 || shard(store).blobBytes() > 0); step++) {
+        store.core().retuneSeparationNow();
+      }
+      ShardStats after = shard(store);
+      assertEquals(0, after.blobBytes(), "no value left in blob files");
+      assertEquals(0, after.inliningFilesLeft());
+      assertTrue(after.sstBytes() >= valueBytes, "the values are in the SST files: " + after.sstBytes());
+      assertTrue(after.separation().gcAgeCutoff() < 1.0, "collection back to the policy's setting");
+      assertEquals(SeparationModel.INLINE_CAP_BYTES, after.separation().minBlobBytes());
+      ValueSeparationTest.verify(store, model, "after the values came back inline");
+    }
+    // The read-heavy placement survives a restart: no window has to rediscover it.
+    try (P2kv store = open(dir)) {
+      assertEquals(SeparationModel.INLINE_CAP_BYTES, shard(store).separation().minBlobBytes());
+      ValueSeparationTest.verify(store, model, "after reopening");
+    }
+  }
+
+  @Test
+  void shouldGoOnBringingValuesInlineAfterAReopen() {
+    Random rnd = new Random(7);
+    model.clear();
+    Path dir = tmp.resolve("resume");
+    // A rate of one byte per second: the switch happens, the rewrite cannot start.
+    SeparationTuner.Limits slow = new SeparationTuner.Limits(0, 300, 8 << 10, 64, 2, 2_000, 1);
+    try (P2kv store = P2kv.builder().shards(1).memoryBudgetBytes(32L << 20).separationTunerLimits(slow).open(dir)) {
+      load(store, rnd, 3_000);
+      readAll(store);
+      readAll(store);
+      assertEquals(SeparationModel.INLINE_CAP_BYTES, shard(store).separation().minBlobBytes());
+      assertTrue(shard(store).blobBytes() > 0, "nothing rewritten yet");
+    }
+    try (P2kv store = open(dir)) {
+      assertEquals(1.0, shard(store).separation().gcAgeCutoff(), "still bringing values inline after the reopen");
+      for (int step = 0; step < 5 && shard(store).blobBytes() > 0; step++) {
+        store.core().retuneSeparationNow();
+      }
+      assertEquals(0, shard(store).blobBytes());
+      ValueSeparationTest.verify(store, model, "after the rewrite finished");
+    }
+  }
+
+  @Test
+  void shouldKeepMediumValuesSeparatedWhileTheStoreIsOnlyWritten() {
+    Random rnd = new Random(11);
+    model.clear();
+    try (P2kv store = open(tmp.resolve("writes"))) {
+      load(store, rnd, 3_000);
+      for (int i = 0; i < 3; i++) {
+        store.core().retuneSeparationNow();
+      }
+      assertEquals(96, shard(store).separation().minBlobBytes());
+      assertTrue(shard(store).blobBytes() > 0);
+    }
+  }
+
+  @Test
+  void shouldCarveTheBlobCacheOutOfTheMemoryBudgetAndStayWithinIt() {
+    Random rnd = new Random(3);
+    model.clear();
+    long budget = 32L << 20;
+    try (P2kv store = open(tmp.resolve("cache"))) {
+      assertEquals(budget / 4, store.stats().blobCacheCapacityBytes(), "a quarter of the budget");
+      // 12 MiB of separated values: more than the 8 MiB cache holds.
+      for (int i = 0; i < 60_000; i++) {
+        byte[] v = new byte[VALUE_BYTES];
+        rnd.nextBytes(v);
+        store.put(key(i), v);
+        model.put(key(i), v);
+      }
+      store.flush();
+      assertTrue(shard(store).blobBytes() > budget / 4, "more separated bytes than the cache holds");
+      // Every value once (the cache fills and evicts), then the last 4 MiB read again (hits).
+      for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), store.get(e.getKey()));
+      }
+      for (Map.Entry<byte[], byte[]> e : model.tailMap(key(40_000)).entrySet()) {
+        assertArrayEquals(e.getValue(), store.get(e.getKey()));
+      }
+      StoreStats stats = store.stats();
+      assertTrue(stats.blobCacheUsageBytes() > 0, "the cache holds values");
+      assertTrue(stats.blobCacheUsageBytes() <= stats.blobCacheCapacityBytes(),
+          stats.blobCacheUsageBytes() + " bytes in a cache of " + stats.blobCacheCapacityBytes());
+      ShardStats s = stats.shards().get(0);
+      assertTrue(s.blobCacheHits() + s.blobCacheMisses() >= model.size() + 20_000L, "every read of a separated value counts");
+      assertTrue(s.blobCacheMisses() >= model.size(), "the first pass misses");
+      assertTrue(s.blobCacheHits() >= 20_000L * 9 / 10, "the second pass hits: " + s.blobCacheHits());
+      assertTrue(stats.blobCacheHitRate() > 0 && stats.blobCacheHitRate() < 1, "" + stats.blobCacheHitRate());
+    }
+    try (P2kv store = P2kv.builder().shards(1).memoryBudgetBytes(budget).valueSeparation(ValueSeparation.none())
+        .open(tmp.resolve("inline"))) {
+      assertEquals(0, store.stats().blobCacheCapacityBytes(), "no blob files, no blob cache");
+    }
+  }
+
+  @Test
+  void shouldPutMediumValuesInlineInAFullCompaction() {
+    Random rnd = new Random(5);
+    model.clear();
+    try (P2kv store = open(tmp.resolve("compact"))) {
+      load(store, rnd, 3_000);
+      assertTrue(shard(store).blobBytes() > 0);
+      store.compact();
+      ShardStats s = shard(store);
+      assertEquals(0, s.blobBytes(), "medium values merged in place at the last level");
+      assertEquals(96, s.separation().minBlobBytes(), "new medium values are still separated while only written");
+      ValueSeparationTest.verify(store, model, "after compaction");
+    }
+  }
+}
