@@ -13,7 +13,11 @@
 # Environment: JAVA (default java, JDK 17+), THREADS (default "8 32"), ROUNDS (default 3: the whole
 # sequence, fresh stores each time, so the report gives medians and the spread), DATA (store directories;
 # default a new directory under /tmp, deleted at the end), P2KV_PROPS (p2kv.* settings of the
-# comparison, given to both bindings; see README "YCSB"), REBUILD=1 (rebuild the binding).
+# comparison, given to both bindings; see README "YCSB"), REBUILD=1 (rebuild the binding),
+# PHASES (default "load a b c d e f"; load always runs first), FIELDLENGTH (bytes of the one field,
+# default the workloads' 96: ~128-byte records; 1000 gives ~1 KB records), RECORDS (record count,
+# default the workloads' 2,000,000), NAME (writes docs/benchmarks/YCSB-NAME.md and ycsb-raw-NAME/
+# instead of YCSB.md and ycsb-raw/).
 # On this 2-core VM one run of a phase varies by 15-30 % from the next (CPU speed of the shared
 # host, scheduling of 8-32 threads on 2 cores), hence the rounds. Each phase is one YCSB JVM; for
 # every phase p2kv runs first and the baseline right after it, so both see the same machine. Before each run phase both stores are settled (io.p2kv.ycsb.Settle:
@@ -27,10 +31,12 @@ JAVA=${JAVA:-java}
 THREADS=${THREADS:-"8 32"}
 ROUNDS=${ROUNDS:-3}
 # The one configuration of the committed comparison: p2kv's defaults on this machine (1 shard on
-# 2 cores, maxBatch 32, direct reads), stated explicitly so the report shows them, with values
-# inline in both stores (p2kv.valueseparation=none): the paper's Table 1 compares sharding and
-# batching, not value separation. The sweep measures p2kv's default size-aware policy beside it.
-P2KV_PROPS=${P2KV_PROPS:-"p2kv.shards=1 p2kv.readpath=direct p2kv.maxbatch=32 p2kv.sync=false p2kv.memorybudgetmb=512 p2kv.valueseparation=none"}
+# 2 cores, maxBatch 32, direct reads, the adaptive size-aware value separation), stated explicitly
+# where they are settings so the report shows them. No p2kv.valueseparation: p2kv uses its default
+# policy and the baseline keeps every value inline, as a user of plain RocksDB runs it. Add
+# p2kv.valueseparation=none to compare with values inline on both sides.
+P2KV_PROPS=${P2KV_PROPS:-"p2kv.shards=1 p2kv.readpath=direct p2kv.maxbatch=32 p2kv.sync=false p2kv.memorybudgetmb=512"}
+PHASES=${PHASES:-"load a b c d e f"}
 JVM_OPTS=${JVM_OPTS:-"-Xms1g -Xmx1g"}
 JAR=ycsb-binding/target/p2kv-ycsb-binding.jar
 CP="$JAR:ycsb-binding/target/lib/*"
@@ -49,9 +55,12 @@ else
   SIZE=()
   OPS=
 fi
+if [ -n "${RECORDS:-}" ]; then SIZE=(-p recordcount="$RECORDS"); fi
+if [ -n "${FIELDLENGTH:-}" ]; then SIZE+=(-p fieldlength="$FIELDLENGTH"); fi
+SUFFIX=${NAME:+-$NAME}
 
 case "$MODE" in
-  compare) RAW=$OUT/ycsb-raw ;;
+  compare) RAW=$OUT/ycsb-raw$SUFFIX ;;
   sweep) RAW=$OUT/ycsb-raw/sweep ;;
   *) echo "usage: $0 [compare|sweep]" >&2; exit 2 ;;
 esac
@@ -152,6 +161,8 @@ START=$SECONDS
     echo "threads: $THREADS"
     echo "rounds: $ROUNDS"
     echo "p2kv properties: $P2KV_PROPS"
+    echo "phases: $PHASES"
+    echo "size overrides: ${SIZE[*]:-none}"
   else
     echo "threads: 32"
     echo "rounds: 1"
@@ -167,7 +178,7 @@ if [ "$MODE" = compare ]; then
       pdir=$DATA/p2kv-$t
       rdir=$DATA/rocksdb-$t
       rm -rf "$pdir" "$rdir"
-      for ph in load a b c d e f; do
+      for ph in $PHASES; do
         if [ "$ph" != load ]; then
           # shellcheck disable=SC2086
           settle p2kv "$pdir" $P2KV_PROPS
@@ -205,5 +216,5 @@ fi
 rm -f "$TIMES"
 echo "took $(( (SECONDS - START) / 60 )) min $(( (SECONDS - START) % 60 )) s" | tee -a "$RAW/meta.txt"
 
-"$JAVA" -cp "$CP" io.p2kv.ycsb.YcsbReport "$OUT/ycsb-raw" "$OUT/YCSB.md" "$WORKLOADS"
-echo "wrote $OUT/YCSB.md"
+"$JAVA" -cp "$CP" io.p2kv.ycsb.YcsbReport "$OUT/ycsb-raw$SUFFIX" "$OUT/YCSB$SUFFIX.md" "$WORKLOADS"
+echo "wrote $OUT/YCSB$SUFFIX.md"

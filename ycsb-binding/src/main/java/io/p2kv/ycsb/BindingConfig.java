@@ -32,8 +32,8 @@ import java.util.TreeSet;
  *   <tr><td>{@code p2kv.idlemode}</td><td>{@code park}</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.pinning}</td><td>{@code auto}</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.yieldwaitnanos}</td><td>50000</td><td>p2kv</td></tr>
- *   <tr><td>{@code p2kv.valueseparation}</td><td>{@code sizeaware}</td><td>both (see
- *       below)</td></tr>
+ *   <tr><td>{@code p2kv.valueseparation}</td><td>p2kv: {@code sizeaware}; baseline: {@code
+ *       none}</td><td>both (see below)</td></tr>
  * </table>
  *
  * <h2>{@code p2kv.valueseparation}</h2>
@@ -46,9 +46,10 @@ import java.util.TreeSet;
  *   <li>{@code sizeaware-fixed}: the size-aware classes without retuning ({@link
  *       ValueSeparation#fixed()}).
  * </ul>
- * The baseline binding opens its instance with the same RocksDB blob options a p2kv shard opens
- * with. It has no tuner, so under {@code sizeaware} it keeps the starting placement that p2kv's
- * shards then retune.
+ * Unset, p2kv uses its default policy and the baseline keeps every value inline, as a user of plain
+ * RocksDB runs it. Set, the baseline opens its instance with the same RocksDB blob options a p2kv
+ * shard opens with; it has no tuner, so under {@code sizeaware} it keeps the starting placement
+ * that p2kv's shards then retune.
  *
  * @param dir the store directory
  * @param durability WAL unless {@code p2kv.sync=true}
@@ -60,7 +61,8 @@ import java.util.TreeSet;
  * @param idleMode worker idle strategy, or null
  * @param pinning worker pinning, or null
  * @param yieldWaitNanos polling window before parking, or null
- * @param valueSeparation value-separation policy (never null: unset means p2kv's default)
+ * @param valueSeparation value-separation policy, or null (unset: p2kv's default for p2kv, every
+ *     value inline for the baseline)
  */
 record BindingConfig(
     Path dir,
@@ -144,13 +146,12 @@ record BindingConfig(
   /**
    * Parses {@code p2kv.valueseparation}.
    *
-   * @param v the value, or null for p2kv's default
-   * @return the policy
+   * @param v the value, or null
+   * @return the policy, or null if unset
    */
   private static ValueSeparation separation(String v) {
     if (v == null) {
-      // p2kv's default (P2kv.Builder#valueSeparation), stated here because the baseline needs it too.
-      return ValueSeparation.sizeAware();
+      return null;
     }
     String name = v.toLowerCase(Locale.ROOT).replace("_", "-");
     switch (name) {

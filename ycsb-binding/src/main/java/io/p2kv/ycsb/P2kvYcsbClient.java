@@ -3,6 +3,7 @@ package io.p2kv.ycsb;
 import io.p2kv.KeyValue;
 import io.p2kv.P2kv;
 import io.p2kv.ShardStats;
+import io.p2kv.StoreStats;
 import java.util.List;
 
 /**
@@ -45,8 +46,10 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
     P2kv.Builder b =
         P2kv.builder()
             .durability(c.durability())
-            .memoryBudgetBytes(c.memoryBudgetBytes())
-            .valueSeparation(c.valueSeparation());
+            .memoryBudgetBytes(c.memoryBudgetBytes());
+    if (c.valueSeparation() != null) {
+      b.valueSeparation(c.valueSeparation());
+    }
     if (c.shards() != null) {
       b.shards(c.shards());
     }
@@ -104,10 +107,16 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
       p2kv.flush();
     }
 
+    /**
+     * Pending compaction bytes over the shards, plus one for every data file the value-separation
+     * policy still has to rewrite to bring separated values back inline: background work that
+     * {@link Settle} waits for like a compaction.
+     */
     @Override
     long pendingCompactionBytes() {
-      long sum = 0;
-      for (ShardStats shard : p2kv.stats().shards()) {
+      StoreStats stats = p2kv.stats();
+      long sum = stats.inliningFilesLeft();
+      for (ShardStats shard : stats.shards()) {
         sum += Math.max(0, shard.pendingCompactionBytes());
       }
       return sum;

@@ -1,6 +1,7 @@
 package io.p2kv.ycsb;
 
 import io.p2kv.KeyValue;
+import io.p2kv.SeparationSettings;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
@@ -53,7 +54,7 @@ public final class RocksDbYcsbClient extends StoreYcsbClient {
     }
     RocksDbEngineFactory factory =
         new RocksDbEngineFactory(
-            1, c.memoryBudgetBytes(), c.durability(), null, SeparationPolicy.initialSettings(c.valueSeparation()));
+            1, c.memoryBudgetBytes(), c.durability(), null, c.valueSeparation() == null ? SeparationSettings.NONE : SeparationPolicy.initialSettings(c.valueSeparation()));
     try {
       return new Store(factory, factory.open(0, c.dir(), true));
     } catch (RuntimeException e) {

@@ -36,7 +36,7 @@ class BindingConfigTest {
     assertNull(c.idleMode());
     assertNull(c.pinning());
     assertNull(c.yieldWaitNanos());
-    assertEquals(ValueSeparation.sizeAware(), c.valueSeparation());
+    assertNull(c.valueSeparation(), "unset: p2kv's default for p2kv, inline for the baseline");
   }
 
   @Test

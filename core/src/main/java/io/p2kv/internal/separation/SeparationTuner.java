@@ -273,6 +273,11 @@ public final class SeparationTuner implements AutoCloseable {
       inlineBelow = saved.inlineBelow();
       if (inlineBelow > 0) {
         startInliningClock(engine);
+        try {
+          engine.rewriteFilesBelow(inlineBelow, 0); // rewrites nothing; makes stats() show what is left
+        } catch (EngineException e) {
+          LOG.warn("p2kv store {} shard {}: cannot count the files left to rewrite: {}", storeName, shard.index(), e.getMessage());
+        }
       }
       try {
         engine.applySeparation(applied());
