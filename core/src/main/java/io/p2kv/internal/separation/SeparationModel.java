@@ -57,6 +57,18 @@ import java.util.Locale;
  * overwrites inside one memtable, which never reach a blob file, do not count). Medium values are
  * separated when the inline cost exceeds the separated cost, with a 5 % margin either way.
  *
+ * <h2>Reads</h2>
+ * A read of a separated value reads its blob file too (or the blob cache); inline, the value
+ * comes with the data block the key lookup reads anyway. With r reads (point reads and pairs
+ * iterators step onto) per written pair in the window, a separated pair is charged {@code r x
+ * READ_BYTES} (one 4 KiB page) more. Medium values are weighed with that charge; large values are
+ * too, below {@link #INLINE_CAP_BYTES} (from a page up they stay separated: reading one costs its
+ * own pages wherever it is). Since RocksDB has one {@code min_blob_size}, the result is one of three
+ * thresholds: the medium class (both separated), the large class (medium inline), or a page (both
+ * inline). A proposal says whether reads moved the threshold up ({@link Proposal#readDriven()}):
+ * the tuner then brings values already separated back inline. Without reads the model is the write
+ * model above.
+ *
  * <h2>Garbage collection</h2>
  * RocksDB's garbage collection relocates every live value of the oldest blob files that a
  * compaction meets, whether those files hold garbage or not, so it costs I/O even when nothing is

@@ -27,6 +27,16 @@ import org.slf4j.LoggerFactory;
  * EngineAdmin#applySeparation} when the same change was proposed for {@code confirmWindows}
  * consecutive windows. Every change is logged with its reason.
  *
+ * <h2>Reads, and values back inline</h2>
+ * A window also closes after {@code minWindowReads} reads (the engine's point-read and
+ * iterator-step tickers), so a store that is only read is judged too. When the model moves the
+ * threshold up because of reads, the tuner marks the shard's next file number, collects every
+ * blob file while it works (GC age cutoff 1.0), and on each step rewrites data files from before
+ * the mark ({@link EngineAdmin#rewriteFilesBelow}) within a token bucket of {@code
+ * inliningBytesPerSecond} per store, until none is left; then GC goes back to the policy's
+ * setting. The chosen settings and the mark are saved in the shard's metadata ({@link
+ * EngineAdmin#saveTunerState}) after every change and restored at open.
+ *
  * <h2>Concurrency</h2>
  * One daemon thread, {@code p2kv-separation-tuner}, shared by the store's shards; nothing runs on
  * the workers. The workers only fill their profiles (see {@link WriteProfile}); {@code setOptions}
