@@ -75,11 +75,18 @@ public class GetBenchmark {
     @Param({"DIRECT", "WORKER"})
     public String readPath;
 
+    /**
+     * Value placement: p2kv's default policy (what a user gets), or every value inline like the
+     * plain-RocksDB baseline ({@link Stores#separation}).
+     */
+    @Param({"default", "none"})
+    public String separation;
+
     P2kv store;
 
     @Setup(Level.Trial)
     public void open(Data data) {
-      store = Stores.open(shards, 32, Durability.WAL, ReadPath.valueOf(readPath));
+      store = Stores.open(shards, 32, Durability.WAL, ReadPath.valueOf(readPath), Stores.separation(separation));
       Stores.preload(store, data.keys, 112);
     }
 

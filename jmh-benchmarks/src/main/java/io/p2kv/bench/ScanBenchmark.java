@@ -64,13 +64,19 @@ public class ScanBenchmark {
     @Param({"hash", "range"})
     public String partitioning;
 
+    /**
+     * Value placement: p2kv's default policy (what a user gets), or every value inline like the
+     * plain-RocksDB baseline ({@link Stores#separation}).
+     */
+    @Param({"default", "none"})
+    public String separation;
+
     P2kv store;
 
     @Setup(Level.Trial)
     public void open(Data data) {
-      // Values inline, like the plain-RocksDB baseline (see Stores.open).
       P2kv.Builder b = P2kv.builder().shards(shards).durability(Durability.WAL).readPath(ReadPath.DIRECT)
-          .valueSeparation(ValueSeparation.none())
+          .valueSeparation(Stores.separation(separation))
           .memoryBudgetBytes(Stores.MEMORY_BUDGET_BYTES);
       if (partitioning.equals("range") && shards > 1) {
         List<byte[]> splits = new ArrayList<>();

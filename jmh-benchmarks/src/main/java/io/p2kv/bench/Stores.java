@@ -54,7 +54,8 @@ public final class Stores {
   }
 
   /**
-   * A value-separation policy by name: none, all, fixed (sizeAware().fixed()), sizeAware.
+   * A value-separation policy by name: none, all, fixed (sizeAware().fixed()), sizeAware, default
+   * (what a store gets without choosing: the adaptive sizeAware()).
    *
    * @param name the name
    * @return the policy
@@ -64,7 +65,7 @@ public final class Stores {
       case "none" -> ValueSeparation.none();
       case "all" -> ValueSeparation.all();
       case "fixed" -> ValueSeparation.sizeAware().fixed();
-      case "sizeAware" -> ValueSeparation.sizeAware();
+      case "sizeAware", "default" -> ValueSeparation.sizeAware();
       default -> throw new IllegalArgumentException("unknown separation " + name);
     };
   }

@@ -39,8 +39,12 @@ import org.rocksdb.CompressionType;
  *   <li><b>load</b>: every key once, in scattered order, async puts with 1024 in flight;
  *   <li><b>update</b>: as many updates as half the keys, keys chosen Zipfian (0.99, scrambled), new
  *       value sizes drawn from the same mix (so keys change class), the write shape of YCSB Run A;
- *   <li><b>read</b>: uniform random point reads from two threads for a fixed time, each checked
- *       against the expected value length.
+ *   <li><b>read</b>: uniform random point reads from two threads, each checked against the
+ *       expected value length: a warm-up of {@link #READ_WARMUP_SECONDS} s that lets the adaptive
+ *       policy see the reads, more reads while it brings separated values back inline (at most
+ *       {@link #READ_SETTLE_MAX_SECONDS} s), a settle, then a fixed measured time. The warm-up's
+ *       duration and what flushes and compactions wrote during it are reported: the cost of the
+ *       policy's reaction, shown beside the steady read rate it buys.
  * </ol>
  *
  * Load and update throughput count from the first write until the store has flushed and no
@@ -227,7 +231,10 @@ public final class ValueSeparationBenchmark {
       String settingsAfterUpdate,
       long userBytes,
       long deviceBytes,
-      double spread) {
+      double spread,
+      double readSettleSeconds,
+      long readPhaseWriteBytes,
+      String settingsAfterReads) {
     /** Write amplification of load and update together. */
     double totalWa() {
       return (double) deviceBytes / userBytes;
@@ -266,7 +273,10 @@ public final class ValueSeparationBenchmark {
           last.settingsAfterUpdate(),
           rs.stream().mapToLong(Row::userBytes).sum(),
           rs.stream().mapToLong(Row::deviceBytes).sum(),
-          spread);
+          spread,
+          avg(rs, Row::readSettleSeconds),
+          (long) avg(rs, r -> r.readPhaseWriteBytes()),
+          last.settingsAfterReads());
     }
 
     private static double avg(List<Row> rs, java.util.function.ToDoubleFunction<Row> f) {
@@ -323,7 +333,19 @@ public final class ValueSeparationBenchmark {
       for (int sz : sizes) {
         live += KEY_BYTES + sz;
       }
-      double readOps = read(store, sizes);
+      // Reads: a warm-up that lets the policy see them; while it brings separated values back
+      // inline, reads go on (a second at a time) until it is done and compactions have settled;
+      // then the measured reads. The warm-up's time and device writes are reported.
+      long tr0 = System.nanoTime();
+      StoreStats r0 = store.stats();
+      read(store, sizes, READ_WARMUP_SECONDS);
+      while (store.stats().inliningFilesLeft() > 0 && System.nanoTime() - tr0 < TimeUnit.SECONDS.toNanos(READ_SETTLE_MAX_SECONDS)) {
+        read(store, sizes, 1);
+      }
+      settle(store);
+      double readSettle = seconds(System.nanoTime() - tr0);
+      StoreStats r1 = store.stats();
+      double readOps = read(store, sizes, readSeconds);
       long user1 = s1.userBytesWritten();
       long user2 = s2.userBytesWritten() - user1;
       return new Row(
@@ -343,7 +365,10 @@ public final class ValueSeparationBenchmark {
           settings(s2),
           s2.userBytesWritten(),
           s2.deviceWriteBytes(),
-          0);
+          0,
+          readSettle,
+          r1.deviceWriteBytes() - r0.deviceWriteBytes(),
+          settings(r1));
     } finally {
       BenchData.deleteTree(dir);
     }
@@ -406,11 +431,17 @@ public final class ValueSeparationBenchmark {
     }
   }
 
-  private double read(P2kv store, int[] sizes) {
+  /** Seconds of reads before the policy's reaction is waited for. */
+  static final int READ_WARMUP_SECONDS = 2;
+
+  /** Longest wait for values to come back inline under reads. */
+  static final int READ_SETTLE_MAX_SECONDS = 120;
+
+  private static double read(P2kv store, int[] sizes, int seconds) {
     int threads = 2;
     AtomicLong ops = new AtomicLong();
     AtomicReference<String> wrong = new AtomicReference<>();
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(readSeconds);
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     List<Thread> ts = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int seed = t;
@@ -466,7 +497,7 @@ public final class ValueSeparationBenchmark {
     long start = System.nanoTime();
     List<Row> rows = new ArrayList<>();
     System.out.printf(Locale.ROOT, "# budget %d MiB, data %d MiB, lsm shape %s, load average %s%n", budget, data >> 20, scaled ? "scaled" : "stock", load0);
-    System.out.println("mix\tpolicy\tkeys\tload/s\tloadAck/s\tWA.load\tupd/s\tupdAck/s\tWA.upd\tWA.all\tSA\tgarbage\tread/s\tsettings");
+    System.out.println("mix\tpolicy\tkeys\tload/s\tloadAck/s\tWA.load\tupd/s\tupdAck/s\tWA.upd\tWA.all\tSA\tgarbage\tread/s\treadSettle.s\treadPhase.MiB\tsettings");
     // Warm-up, discarded: the first store of a JVM pays for JIT compilation of the whole path.
     ValueSeparationBenchmark warm = new ValueSeparationBenchmark(budget, 16L << 20, 1, scaled);
     for (String p : policies) {
@@ -494,10 +525,10 @@ public final class ValueSeparationBenchmark {
           reps.get(p).add(r);
           System.out.printf(
               Locale.ROOT,
-              "%s\t%s\t%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%s -> %s%n",
+              "%s\t%s\t%d\t%.0f\t%.0f\t%.2f\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%.1f\t%d\t%s -> %s -> %s%n",
               r.mix(), r.policy(), r.keys(), r.loadOps(), r.loadAckOps(), r.loadWa(), r.updateOps(), r.updateAckOps(),
-              r.updateWa(), r.totalWa(), r.spaceAmp(), r.blobGarbage(), r.readOps(), r.settingsAfterLoad(),
-              r.settingsAfterUpdate());
+              r.updateWa(), r.totalWa(), r.spaceAmp(), r.blobGarbage(), r.readOps(), r.readSettleSeconds(),
+              r.readPhaseWriteBytes() >> 20, r.settingsAfterLoad(), r.settingsAfterUpdate(), r.settingsAfterReads());
         }
       }
       for (List<Row> rs : reps.values()) {

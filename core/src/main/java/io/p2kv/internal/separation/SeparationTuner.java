@@ -283,11 +283,7 @@ public final class SeparationTuner implements AutoCloseable {
       inlineBelow = saved.inlineBelow();
       if (inlineBelow > 0) {
         startInliningClock(engine);
-        try {
-          engine.rewriteFilesBelow(inlineBelow, 0); // rewrites nothing; makes stats() show what is left
-        } catch (EngineException e) {
-          LOG.warn("p2kv store {} shard {}: cannot count the files left to rewrite: {}", storeName, shard.index(), e.getMessage());
-        }
+        countFilesLeft(engine);
       }
       try {
         engine.applySeparation(applied());
@@ -386,6 +382,7 @@ public final class SeparationTuner implements AutoCloseable {
       }
       if (inlineBelow > 0 && previousInlineBelow == 0) {
         startInliningClock(engine);
+        countFilesLeft(engine);
       }
       save(engine);
       String reason = p.reason() + (inlineBelow > 0 && previousInlineBelow == 0
@@ -394,10 +391,20 @@ public final class SeparationTuner implements AutoCloseable {
       return new Change(shard.index(), before, applied(), reason);
     }
 
+    /** Rewrites nothing; makes {@code stats()} show the files left from the start. */
+    private void countFilesLeft(EngineAdmin engine) {
+      try {
+        engine.rewriteFilesBelow(inlineBelow, 0);
+      } catch (EngineException e) {
+        LOG.warn("p2kv store {} shard {}: cannot count the files left to rewrite: {}", storeName, shard.index(), e.getMessage());
+      }
+    }
+
+    /** Starts the rate's token bucket with one period's worth, so the first step rewrites already. */
     private void startInliningClock(EngineAdmin engine) {
       inliningStartNanos = System.nanoTime();
       creditNanos = inliningStartNanos;
-      credit = 0;
+      credit = (double) limits.inliningBytesPerSecond() / shards.length * Math.max(1, limits.periodMillis()) / 1000;
       inliningRewritten = 0;
       inliningRelocatedStart = Math.max(0, engine.property(EngineProperty.BLOB_GC_RELOCATED_BYTES));
       inliningBlobBytesStart = Math.max(0, engine.property(EngineProperty.BLOB_BYTES));
