@@ -1,6 +1,7 @@
 package io.p2kv.bench;
 
 import io.p2kv.P2kv;
+import io.p2kv.StoreStats;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -54,8 +55,11 @@ public final class MemoryCheck {
 
   private static void report(String what, P2kv store, long start) {
     Runtime rt = Runtime.getRuntime();
-    System.out.printf(Locale.ROOT, "%6.1f s  %-32s peak RSS %5.0f MiB  heap used %4d MiB  memtables %4d MiB%n",
+    StoreStats stats = store.stats();
+    System.out.printf(Locale.ROOT,
+        "%6.1f s  %-32s peak RSS %5.0f MiB  heap used %4d MiB  memtables %4d MiB  blob cache %4d / %4d MiB%n",
         (System.nanoTime() - start) / 1e9, what, RssProfiler.peakRssMiB(),
-        (rt.totalMemory() - rt.freeMemory()) >> 20, store.stats().memtableBytes() >> 20);
+        (rt.totalMemory() - rt.freeMemory()) >> 20, stats.memtableBytes() >> 20,
+        stats.blobCacheUsageBytes() >> 20, stats.blobCacheCapacityBytes() >> 20);
   }
 }
