@@ -38,13 +38,26 @@ final class ReaderGuard {
 
   private static final long INSIDE_MASK = (1L << INSIDE_BITS) - 1;
   private static final long READ = 1L << INSIDE_BITS;
-  private static final long SPILL_READS = 1L << 38;
 
   private final AtomicLongArray slots;
   private final AtomicLong spilled = new AtomicLong();
   private final int mask;
+  /** Reads a slot may count before they are moved to {@link #spilled}. */
+  private final long spillReads;
 
   ReaderGuard() {
+    this(1L << 38);
+  }
+
+  /**
+   * A guard whose slots spill their read counts every {@code spillReads} reads (tests; the store
+   * uses {@code 2^38}).
+   */
+  ReaderGuard(long spillReads) {
+    if (spillReads <= 0 || spillReads > (1L << 38)) {
+      throw new IllegalArgumentException("spillReads " + spillReads);
+    }
+    this.spillReads = spillReads;
     // Enough slots that a few dozen caller threads rarely share one: threads on different cores
     // sharing a slot bounce its cache line on every read.
     int n = Integer.highestOneBit(Math.max(64, Runtime.getRuntime().availableProcessors() * 8) - 1) << 1;
@@ -76,7 +89,7 @@ final class ReaderGuard {
   void enterAndCount(long reads) {
     int slot = slot();
     long before = slots.getAndAdd(slot, 1 + reads * READ);
-    if (before >= SPILL_READS * READ) {
+    if (before >= spillReads * READ) {
       spill(slot);
     }
   }
@@ -95,11 +108,11 @@ final class ReaderGuard {
     long v;
     do {
       v = slots.get(slot);
-      if (v < SPILL_READS * READ) {
+      if (v < spillReads * READ) {
         return;
       }
-    } while (!slots.compareAndSet(slot, v, v - SPILL_READS * READ));
-    spilled.addAndGet(SPILL_READS);
+    } while (!slots.compareAndSet(slot, v, v - spillReads * READ));
+    spilled.addAndGet(spillReads);
   }
 
   long reads() {
