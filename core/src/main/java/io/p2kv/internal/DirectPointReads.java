@@ -25,9 +25,7 @@ final class DirectPointReads implements PointReads {
   @Override
   public byte[] get(byte[] key) {
     long start = dispatcher.startNanos();
-    Shard shard = shards.of(key);
-    byte[] value = shard.direct(Engine::get, key);
-    shard.countDirectReads(1);
+    byte[] value = shards.of(key).directRead(Engine::get, key, 1);
     dispatcher.record(OperationType.GET, start);
     return value;
   }
@@ -63,9 +61,7 @@ final class DirectPointReads implements PointReads {
     for (int s = 0; s < shards.count(); s++) {
       List<byte[]> ks = scatter.keysOf(s);
       if (!ks.isEmpty()) {
-        Shard shard = shards.get(s);
-        scatter.place(s, 0, shard.direct(Engine::multiGet, ks));
-        shard.countDirectReads(ks.size());
+        scatter.place(s, 0, shards.get(s).directRead(Engine::multiGet, ks, ks.size()));
       }
     }
     dispatcher.record(OperationType.MULTI_GET, start);

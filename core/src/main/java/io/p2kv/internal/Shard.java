@@ -177,6 +177,35 @@ final class Shard {
   }
 
   /**
+   * A point read on the caller's thread: {@link #direct} that also counts {@code reads} direct
+   * reads for the stats, in the same atomic update that enters the reader guard (so a get costs
+   * two atomic updates). Reads that fail are not counted.
+   *
+   * @throws StoreClosedException or StoreFailedException if the store is not open
+   */
+  <A, T> T directRead(DirectCall<A, T> call, A argument, int reads) {
+    readers.enterAndCount(reads);
+    if (!store.isOpen()) {
+      readers.exitUncounted(reads);
+      throw store.notOpen();
+    }
+    boolean served = false;
+    try {
+      T result = call.call(engine, argument);
+      served = true;
+      return result;
+    } catch (EngineException e) {
+      throw Errors.shardFailed(index, e);
+    } finally {
+      if (served) {
+        readers.exit();
+      } else {
+        readers.exitUncounted(reads);
+      }
+    }
+  }
+
+  /**
    * Enters the engine from a caller's thread; paired with {@link #exitDirect()} on the same thread.
    * Prefer {@link #direct}. See {@link ReaderGuard}.
    *
@@ -192,11 +221,6 @@ final class Shard {
 
   void exitDirect() {
     readers.exit();
-  }
-
-  /** Counts point reads served on the direct path (for the stats). */
-  void countDirectReads(long n) {
-    readers.countReads(n);
   }
 
   /** Waits until no caller is inside the engine (the store is already marked closed). */

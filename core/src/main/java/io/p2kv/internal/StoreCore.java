@@ -43,6 +43,8 @@ public final class StoreCore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StoreCore.class);
 
   private final Path dir;
+  /** The directory as a string, for messages. */
+  private final String name;
   private final ShardSet shards;
   private final StoreState state;
   private final RequestDispatcher dispatcher;
@@ -71,6 +73,7 @@ public final class StoreCore implements AutoCloseable {
       EngineFactory engineFactory,
       StoreLock lock) {
     this.dir = dir;
+    this.name = dir.toString();
     this.shards = shards;
     this.state = state;
     this.dispatcher = dispatcher;
@@ -286,7 +289,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public StoreIterator openIterator(byte[] lower, byte[] upper, boolean reverse) {
     state.checkOpen();
-    return iterators.open(shards, lower, upper, reverse, dir.toString());
+    return iterators.open(shards, lower, upper, reverse, name);
   }
 
   /**
@@ -307,6 +310,12 @@ public final class StoreCore implements AutoCloseable {
     }
     if (limit == Integer.MAX_VALUE && !(Thread.currentThread() instanceof Shard.ShardThread)) {
       return ranges.readAll(lower, upper);
+    }
+    if (limit <= StoreIterator.SESSION_PAIRS) {
+      // The common short read: no registration, one guard session (StoreIterator.readOnce).
+      List<KeyValue> out = new ArrayList<>(limit);
+      StoreIterator.readOnce(shards.forRange(lower, upper), shards.sequential(), lower, upper, out, limit, name);
+      return out;
     }
     List<KeyValue> out = new ArrayList<>(Math.min(limit, 1024));
     try (StoreIterator it = openIterator(lower, upper, false)) {

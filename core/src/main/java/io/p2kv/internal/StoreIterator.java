@@ -4,6 +4,7 @@ import io.p2kv.KeyValue;
 import io.p2kv.P2kvException;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -42,15 +43,31 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Concurrency and close</h2>
  * Methods are serialised by a lock (not {@code synchronized}, so virtual threads unmount), which
  * makes {@link #close} safe from any thread. Every native call runs inside the shard's
- * reader guard ({@link Shard#direct}). The store registers the iterator before it
- * creates any engine iterator, and on close it marks itself closed, waits until no thread is
- * inside a guard, and then calls {@link #forceClose()}: from then on no thread can enter a guard,
- * so freeing the engine iterators cannot race a native call (no use-after-free), and a thread in
- * the middle of {@link #next()} fails at its next guard with {@link StoreClosedException}. Each
- * engine iterator is freed exactly once, by whoever wins its slot in {@link #released}; a user's
- * close frees only inside a guard, so never after the store has begun closing engines.
+ * reader guard: a single step of {@link #next()} or {@link #hasNext()} through {@link
+ * Shard#direct}; opening, a {@link #seek} and each chunk of at most {@value #SESSION_PAIRS} pairs
+ * of {@link #drainTo} in one <em>guard session</em>, which enters every shard's guard once and
+ * then steps the engine iterators directly (a guard costs two atomic updates, as much as a short
+ * step). The store registers the iterator before it creates any engine iterator, and on close it
+ * marks itself closed, waits until no thread is inside a guard, and then calls {@link
+ * #forceClose()}: from then on no thread can enter a guard, so freeing the engine iterators cannot
+ * race a native call (no use-after-free), and a thread in the middle of {@link #next()} fails at
+ * its next guard with {@link StoreClosedException}. Each engine iterator is freed exactly once, by
+ * whoever wins its slot in {@link #released}; a user's close frees only inside a guard, so never
+ * after the store has begun closing engines.
+ *
+ * <h2>One-shot reads</h2>
+ * {@link #readOnce} (a {@code scan} or a {@code range} with a limit of at most {@value
+ * #SESSION_PAIRS}) creates, positions, reads and frees its engine iterators inside one guard
+ * session. Close cannot free an engine while that session lasts, and nothing native outlives it,
+ * so such a read is neither registered with the store nor locked: it never escapes its thread.
  */
 public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
+  /**
+   * Most pairs one guard session reads: the longest a store's close waits for a reader, and the
+   * largest one-shot read ({@link #readOnce}).
+   */
+  static final int SESSION_PAIRS = 256;
+
   private static final int OPEN = 0;
   private static final int CLOSED = 1;
   private static final int FORCE_CLOSED = 2;
@@ -86,6 +103,8 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   private int stepIndex;
   private int stepHow;
   private byte[] stepAt;
+  /** True while this thread holds every shard's reader guard: steps call the engine directly. */
+  private boolean inSession;
 
   private StoreIterator(
       Shard[] shards,
@@ -138,16 +157,66 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     registry.add(it);
     boolean opened = false;
     try {
-      for (int i = 0; i < shards.length; i++) {
-        it.onShard(i, CREATE, null);
+      it.enterAll();
+      try {
+        it.createAll();
+        it.position(null);
+      } finally {
+        it.exitAll();
       }
-      it.position(null);
       opened = true;
       return it;
     } finally {
       if (!opened) {
         it.abandon();
       }
+    }
+  }
+
+  /**
+   * A one-shot ordered read on the caller's thread: appends up to {@code limit} pairs of {@code
+   * [lower, upper)} to {@code out}, in key order. Creates, reads and frees its engine iterators
+   * inside one guard session, so it needs no registration (see "One-shot reads").
+   *
+   * @param shards the shards the range touches, in index order
+   * @param sequential as for {@link #open}
+   * @param lower inclusive lower bound or null
+   * @param upper exclusive upper bound or null
+   * @param out the list to fill
+   * @param limit most pairs, at most {@link #SESSION_PAIRS}
+   * @param storeName for messages
+   */
+  static void readOnce(
+      Shard[] shards, Partitioner sequential, byte[] lower, byte[] upper, List<KeyValue> out, int limit, String storeName) {
+    if (limit > SESSION_PAIRS) {
+      throw new IllegalArgumentException("one-shot reads hold at most " + SESSION_PAIRS + " pairs: " + limit);
+    }
+    if (shards.length == 0) {
+      return;
+    }
+    StoreIterator it = new StoreIterator(shards, sequential, lower, upper, false, null, storeName);
+    it.enterAll();
+    try {
+      boolean read = false;
+      try {
+        it.createAll();
+        it.position(null);
+        it.drainInSession(out, limit);
+        read = true;
+      } finally {
+        it.state = CLOSED;
+        if (read) {
+          it.freeInSession();
+        } else {
+          try {
+            it.freeInSession();
+          } catch (RuntimeException ignored) {
+            // The failure that stopped the read is the one to report.
+          }
+        }
+      }
+    } finally {
+      it.exitAll();
     }
   }
 
@@ -203,15 +272,30 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     try {
       checkUsable();
       while (out.size() < limit) {
-        settleTop();
-        if (heap.size() == 0) {
-          return;
+        enterAll();
+        try {
+          if (!drainInSession(out, Math.min(limit, out.size() + SESSION_PAIRS))) {
+            return;
+          }
+        } finally {
+          exitAll();
         }
-        out.add(takeTop());
       }
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Fills {@code out} up to {@code limit} inside a guard session; false once the range ended. */
+  private boolean drainInSession(List<KeyValue> out, int limit) {
+    while (out.size() < limit) {
+      settleTop();
+      if (heap.size() == 0) {
+        return false;
+      }
+      out.add(takeTop());
+    }
+    return true;
   }
 
   /**
@@ -225,7 +309,12 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     try {
       checkUsable();
       topConsumed = false;
-      position(target);
+      enterAll();
+      try {
+        position(target);
+      } finally {
+        exitAll();
+      }
     } finally {
       lock.unlock();
     }
@@ -243,7 +332,11 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       return;
     }
     int i = heap.top();
-    onShard(i, NEXT, null);
+    if (inSession) {
+      advanceInSession(i);
+    } else {
+      onShard(i, NEXT, null);
+    }
     topConsumed = false;
     if (sequential != null) {
       settleSequential(i);
@@ -339,9 +432,90 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     stepHow = how;
     stepAt = at;
     try {
-      shards[i].direct(STEP, this);
+      if (inSession) {
+        Shard shard = shards[i];
+        try {
+          step(shard.engine);
+        } catch (EngineException e) {
+          throw Errors.shardFailed(shard.index, e);
+        }
+      } else {
+        shards[i].direct(STEP, this);
+      }
     } finally {
       stepAt = null;
+    }
+  }
+
+  /** The hot step of a guard session: moves cursor i on by one entry and loads it. */
+  private void advanceInSession(int i) {
+    EngineIterator c = cursors[i];
+    try {
+      if (reverse) {
+        c.prev();
+      } else {
+        c.next();
+      }
+      load(i, c);
+    } catch (EngineException e) {
+      throw Errors.shardFailed(shards[i].index, e);
+    }
+  }
+
+  /** Creates every shard's engine iterator, back to back (the views are taken together). */
+  private void createAll() {
+    for (int i = 0; i < shards.length; i++) {
+      onShard(i, CREATE, null);
+    }
+  }
+
+  /**
+   * Enters every shard's reader guard, in index order, for a guard session; on failure (the store
+   * is closing or failed) leaves those entered and throws.
+   */
+  private void enterAll() {
+    int entered = 0;
+    try {
+      for (; entered < shards.length; entered++) {
+        shards[entered].enterDirect();
+      }
+    } catch (RuntimeException | Error e) {
+      for (int j = entered - 1; j >= 0; j--) {
+        shards[j].exitDirect();
+      }
+      throw e;
+    }
+    inSession = true;
+  }
+
+  /** Ends a guard session. */
+  private void exitAll() {
+    inSession = false;
+    for (int j = shards.length - 1; j >= 0; j--) {
+      shards[j].exitDirect();
+    }
+  }
+
+  /** Frees every engine iterator not yet freed; inside a guard session (one-shot reads). */
+  private void freeInSession() {
+    RuntimeException first = null;
+    for (int i = 0; i < cursors.length; i++) {
+      EngineIterator c = cursors[i];
+      if (c != null && released.compareAndSet(i, 0, 1)) {
+        try {
+          c.close();
+        } catch (RuntimeException e) {
+          if (first == null) {
+            first = e;
+          }
+        }
+      }
+    }
+    Arrays.fill(keys, null);
+    Arrays.fill(values, null);
+    heap.clear();
+    if (first != null) {
+      throw first;
     }
   }
 

@@ -76,4 +76,43 @@ class ReaderGuardTest {
     assertEquals(12_000, guard.reads());
     assertTrue(guard.idle());
   }
+
+  @Test
+  void shouldCountOnlyReadsThatWereServed() throws Exception {
+    shouldCountOnlyReadsThatWereServed(new ReaderGuard());
+  }
+
+  @Test
+  void shouldKeepExactCountsWhenSlotsSpill() throws Exception {
+    // A slot spills every 5 reads here (2^38 in a store): counts stay exact, the inside count intact.
+    shouldCountOnlyReadsThatWereServed(new ReaderGuard(5));
+  }
+
+  private static void shouldCountOnlyReadsThatWereServed(ReaderGuard guard) throws Exception {
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 6; t++) {
+      int reads = t + 1;
+      Thread c = new Thread(() -> {
+        for (int i = 0; i < 2000; i++) {
+          guard.enterAndCount(reads);
+          if (i % 4 == 3) {
+            guard.exitUncounted(reads); // a failed read: not counted
+          } else {
+            guard.exit();
+          }
+        }
+      });
+      threads.add(c);
+      c.start();
+    }
+    guard.enter();
+    for (Thread c : threads) {
+      c.join();
+    }
+    assertFalse(guard.idle(), "this thread is still inside");
+    guard.exit();
+    assertTrue(guard.idle());
+    // Served: 1500 of each thread's 2000 reads, times its reads per call (1 + 2 + ... + 6 = 21).
+    assertEquals(1500L * 21, guard.reads());
+  }
 }

@@ -1,6 +1,7 @@
 package io.p2kv.internal.engine.rocksdb;
 
 import io.p2kv.internal.engine.EngineIterator;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
@@ -19,6 +20,9 @@ import org.rocksdb.Slice;
  * iteration failed.
  */
 final class RocksDbIterator implements EngineIterator {
+  private static final int INITIAL_SCRATCH = 256;
+  private static final int MAX_SCRATCH = 64 << 10;
+
   private final RocksDbEngine engine;
   private final RocksIterator iterator;
   private final ReadOptions readOptions;
@@ -26,6 +30,14 @@ final class RocksDbIterator implements EngineIterator {
   private final Slice upper;
   private final AtomicBoolean closed = new AtomicBoolean();
   private boolean failed;
+  /**
+   * Where key() and value() copy the current entry's bytes before the exact-size copy that is
+   * returned: rocksdbjni's array-returning key() and value() allocate the array from native code
+   * (a JNI allocation and a local reference per call), which costs more than copying a second
+   * time in Java. Grows to the largest key or value read, values up to {@link #MAX_SCRATCH}; a
+   * larger value is read straight into its own array.
+   */
+  private byte[] scratch = new byte[INITIAL_SCRATCH];
 
   RocksDbIterator(RocksDbEngine engine, RocksIterator iterator, ReadOptions readOptions, Slice lower, Slice upper) {
     this.engine = engine;
@@ -71,12 +83,34 @@ final class RocksDbIterator implements EngineIterator {
 
   @Override
   public byte[] key() {
-    return iterator.key();
+    int n = iterator.key(scratch);
+    if (n <= scratch.length) {
+      return Arrays.copyOf(scratch, n);
+    }
+    grow(n);
+    iterator.key(scratch);
+    return Arrays.copyOf(scratch, n);
   }
 
   @Override
   public byte[] value() {
-    return iterator.value();
+    int n = iterator.value(scratch);
+    if (n <= scratch.length) {
+      return Arrays.copyOf(scratch, n);
+    }
+    if (n > MAX_SCRATCH) {
+      byte[] out = new byte[n];
+      iterator.value(out);
+      return out;
+    }
+    grow(n);
+    iterator.value(scratch);
+    return Arrays.copyOf(scratch, n);
+  }
+
+  /** Makes the scratch buffer hold at least {@code n} bytes (n at most {@link #MAX_SCRATCH}, or a key). */
+  private void grow(int n) {
+    scratch = new byte[Math.max(n, Math.min(MAX_SCRATCH, scratch.length * 2))];
   }
 
   @Override
