@@ -87,7 +87,8 @@ public interface EngineAdmin {
   /**
    * Progress of {@link #rewriteFilesBelow}.
    *
-   * @param rewrittenBytes bytes of data files rewritten by the call
+   * @param rewrittenBytes bytes the call rewrote: the data files, plus the separated values
+   *     their rewrite brought back inline
    * @param filesLeft data files below the boundary still to rewrite (0: done)
    */
   record Rewrite(long rewrittenBytes, long filesLeft) {

@@ -367,6 +367,9 @@ final class RocksDbEngine implements Engine, EngineAdmin {
         rewriteFilesLeft = 0;
         return Rewrite.DONE; // no separated value anywhere: nothing to bring back
       }
+      // Outputs no larger than the tree's own files: one file of the store's whole contents would
+      // have an index block larger than the cache can keep.
+      compaction.setOutputFileSizeLimit(options.targetFileSizeBase());
       long rewritten = 0;
       for (LiveFileMetaData f : dataFilesBelow(boundary)) {
         if (rewritten >= maxBytes) {
@@ -376,8 +379,11 @@ final class RocksDbEngine implements Engine, EngineAdmin {
           continue;
         }
         try {
+          long relocated = statistics.getTickerCount(TickerType.BLOB_DB_GC_BYTES_RELOCATED);
           db.compactFiles(compaction, dataCf, List.of(f.fileName()), f.level(), -1, null);
-          rewritten += f.size();
+          // The file and the values it brought back inline (read from blob files, written into
+          // the new SST files): what the rewrite cost in I/O, charged to the caller's rate.
+          rewritten += f.size() + Math.max(0, statistics.getTickerCount(TickerType.BLOB_DB_GC_BYTES_RELOCATED) - relocated);
         } catch (RocksDBException e) {
           // A background compaction took the file meanwhile (it is then rewritten anyway), or a
           // real failure, which the next flush or compaction reports too: skip it this time.
