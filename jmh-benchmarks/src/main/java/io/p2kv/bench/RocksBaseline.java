@@ -74,6 +74,7 @@ public final class RocksBaseline implements AutoCloseable {
     Engine[] engines = new Engine[instances];
     for (int i = 0; i < instances; i++) {
       engines[i] = factory.open(i, dir.resolve("instance-" + i), true);
+      engines[i].admin().startCompactions(); // no tuner here: nothing to restore first
     }
     return new RocksBaseline(dir, factory, engines);
   }

@@ -56,7 +56,9 @@ public final class RocksDbYcsbClient extends StoreYcsbClient {
         new RocksDbEngineFactory(
             1, c.memoryBudgetBytes(), c.durability(), null, c.valueSeparation() == null ? SeparationSettings.NONE : SeparationPolicy.initialSettings(c.valueSeparation()));
     try {
-      return new Store(factory, factory.open(0, c.dir(), true));
+      Engine engine = factory.open(0, c.dir(), true);
+      engine.admin().startCompactions(); // no tuner here: nothing to restore first
+      return new Store(factory, engine);
     } catch (RuntimeException e) {
       factory.close();
       throw e;

@@ -113,6 +113,14 @@ public interface EngineAdmin {
    */
   default void saveTunerState(byte[] state) {}
 
+  /**
+   * Lets background compactions start. An engine opens with them held, so that the settings the
+   * value-separation tuner restores ({@link #applySeparation}) are in force before any compaction
+   * rewrites a file; the store calls this once they are (or right after open without a tuner).
+   * Idempotent.
+   */
+  default void startCompactions() {}
+
   /** Flushes memtables to disk and waits. */
   void flush();
 

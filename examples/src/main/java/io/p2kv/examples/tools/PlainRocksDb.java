@@ -35,6 +35,7 @@ final class PlainRocksDb implements AutoCloseable {
     this.factory = new RocksDbEngineFactory(1, memoryBudgetBytes, durability, null);
     try {
       this.engine = factory.open(0, dir, true);
+      engine.admin().startCompactions(); // no tuner here: nothing to restore first
     } catch (RuntimeException e) {
       factory.close();
       throw e;

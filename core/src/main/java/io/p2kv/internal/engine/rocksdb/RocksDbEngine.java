@@ -26,6 +26,7 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.LiveFileMetaData;
+import org.rocksdb.MutableColumnFamilyOptions;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -94,6 +95,8 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private final AtomicInteger idleCount = new AtomicInteger();
   private volatile boolean closed;
   private volatile long rewriteFilesLeft;
+  /** Whether background compactions are still held since open (see {@link #startCompactions}). */
+  private boolean compactionsHeld;
 
   RocksDbEngine(
       int shard,
@@ -108,7 +111,8 @@ final class RocksDbEngine implements Engine, EngineAdmin {
       Statistics statistics,
       RocksDbConfigurer configurer,
       SeparationSettings separation,
-      boolean separationOverridden) {
+      boolean separationOverridden,
+      boolean compactionsHeld) {
     this.shard = shard;
     this.dir = dir;
     this.db = db;
@@ -124,6 +128,22 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     this.configurer = configurer;
     this.separation = separation;
     this.separationOverridden = separationOverridden;
+    this.compactionsHeld = compactionsHeld;
+  }
+
+  @Override
+  public void startCompactions() {
+    tuneLock.lock();
+    try {
+      if (compactionsHeld && !closed) {
+        db.setOptions(dataCf, MutableColumnFamilyOptions.builder().setDisableAutoCompactions(false).build());
+        compactionsHeld = false;
+      }
+    } catch (RocksDBException e) {
+      throw failure("setOptions (starting compactions)", e);
+    } finally {
+      tuneLock.unlock();
+    }
   }
 
   @Override

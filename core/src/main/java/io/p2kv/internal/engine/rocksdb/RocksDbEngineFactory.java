@@ -220,6 +220,10 @@ public final class RocksDbEngineFactory implements EngineFactory {
       // shard's writes across the two.
       dbOptions = new DBOptions(options).setCreateMissingColumnFamilies(true).setAtomicFlush(true);
       dataCfOptions = new ColumnFamilyOptions(options);
+      // Compactions wait for the store's startCompactions (after the tuner restored its settings),
+      // unless the user's hook turned them off for good.
+      boolean holdCompactions = !dataCfOptions.disableAutoCompactions();
+      dataCfOptions.setDisableAutoCompactions(true);
       metaCfOptions = new ColumnFamilyOptions(options).setWriteBufferSize(MIN_WRITE_BUFFER_BYTES).setEnableBlobFiles(false);
       List<ColumnFamilyDescriptor> descriptors =
           List.of(
@@ -239,7 +243,8 @@ public final class RocksDbEngineFactory implements EngineFactory {
           shardStatistics,
           configurer,
           overridden ? effective : separation,
-          overridden);
+          overridden,
+          holdCompactions);
     } catch (RocksDBException | RuntimeException e) {
       for (ColumnFamilyHandle h : handles) {
         h.close();
