@@ -268,6 +268,7 @@ final class Shard {
 
   private static ShardStats.Builder addEngineStats(Engine engine, ShardStats.Builder b) {
     EngineAdmin admin = engine.admin();
+    EngineAdmin.BlobCacheReads blobCache = admin.blobCacheReads();
     return b.memtableBytes(admin.property(EngineProperty.MEMTABLE_BYTES))
         .pendingCompactionBytes(admin.property(EngineProperty.PENDING_COMPACTION_BYTES))
         .sstBytes(admin.property(EngineProperty.SST_BYTES))
@@ -283,8 +284,8 @@ final class Shard {
         .separation(admin.separation())
         .blobCacheCapacityBytes(admin.property(EngineProperty.BLOB_CACHE_CAPACITY))
         .blobCacheUsageBytes(admin.property(EngineProperty.BLOB_CACHE_USAGE))
-        .blobCacheHits(admin.property(EngineProperty.BLOB_CACHE_HITS))
-        .blobCacheMisses(admin.property(EngineProperty.BLOB_CACHE_MISSES))
+        .blobCacheHits(blobCache.hits())
+        .blobCacheMisses(blobCache.misses())
         .scannedPairs(admin.property(EngineProperty.SCANNED_PAIRS))
         .inliningFilesLeft(admin.property(EngineProperty.REWRITE_FILES_LEFT));
   }

@@ -57,6 +57,27 @@ public interface EngineAdmin {
   }
 
   /**
+   * Reads of this engine's separated values since open, by whether the blob cache served them.
+   * Both counts come from one read of the engine's statistics (for stats readers, not data paths).
+   *
+   * @return the counts; -1 each if the engine does not know them
+   */
+  default BlobCacheReads blobCacheReads() {
+    return BlobCacheReads.UNKNOWN;
+  }
+
+  /**
+   * Reads of separated values, by where they were served from.
+   *
+   * @param hits served by the blob cache
+   * @param misses read from a blob file
+   */
+  record BlobCacheReads(long hits, long misses) {
+    /** Counts the engine does not keep. */
+    public static final BlobCacheReads UNKNOWN = new BlobCacheReads(-1, -1);
+  }
+
+  /**
    * A file number larger than that of every file the engine holds now: files written from now on
    * (flushes, compactions) get larger numbers. Marks where a rewrite with {@link
    * #rewriteFilesBelow} ends.

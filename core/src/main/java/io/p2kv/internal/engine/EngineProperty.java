@@ -36,10 +36,6 @@ public enum EngineProperty {
   BLOB_CACHE_CAPACITY,
   /** Bytes in the blob cache now (shared by every engine of the store). */
   BLOB_CACHE_USAGE,
-  /** Reads of this engine's separated values served by the blob cache since open. */
-  BLOB_CACHE_HITS,
-  /** Reads of this engine's separated values that read a blob file since open. */
-  BLOB_CACHE_MISSES,
   /**
    * Data files the last {@link EngineAdmin#rewriteFilesBelow} call left to rewrite (0 when none
    * is under way).

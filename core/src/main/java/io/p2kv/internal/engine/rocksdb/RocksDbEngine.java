@@ -328,13 +328,19 @@ final class RocksDbEngine implements Engine, EngineAdmin {
                 + statistics.getTickerCount(TickerType.NUMBER_DB_NEXT_FOUND);
         case BLOB_CACHE_CAPACITY -> blobCacheProperty("rocksdb.blob-cache-capacity");
         case BLOB_CACHE_USAGE -> blobCacheProperty("rocksdb.blob-cache-usage");
-        case BLOB_CACHE_HITS -> StatisticsText.ticker(statistics, StatisticsText.BLOB_CACHE_HIT);
-        case BLOB_CACHE_MISSES -> StatisticsText.ticker(statistics, StatisticsText.BLOB_CACHE_MISS);
         case REWRITE_FILES_LEFT -> rewriteFilesLeft;
       };
     } catch (RocksDBException e) {
       return -1;
     }
+  }
+
+  /** Both counts from one dump of the shard's statistics (the dump is the expensive part). */
+  @Override
+  public BlobCacheReads blobCacheReads() {
+    String dump = statistics.toString();
+    return new BlobCacheReads(
+        StatisticsText.ticker(dump, StatisticsText.BLOB_CACHE_HIT), StatisticsText.ticker(dump, StatisticsText.BLOB_CACHE_MISS));
   }
 
   /** A blob-cache property: 0 when the column family has no blob cache (RocksDB fails the call). */

@@ -5,8 +5,8 @@ import org.rocksdb.Statistics;
 /**
  * Reads RocksDB tickers that rocksdbjni's {@code TickerType} does not list (the blob cache's, in
  * 11.8.1) from the text dump of a {@link Statistics} object, where every ticker appears as {@code
- * name COUNT : value}. Costs a dump of every ticker and histogram (tens of microseconds): for
- * stats readers, never for a data path.
+ * name COUNT : value}. The dump of every ticker and histogram costs tens of microseconds: take it
+ * once and read every ticker needed from it; for stats readers, never for a data path.
  */
 final class StatisticsText {
   /** Reads of separated values the blob cache served. */
@@ -16,17 +16,6 @@ final class StatisticsText {
   static final String BLOB_CACHE_MISS = "rocksdb.blobdb.cache.miss";
 
   private StatisticsText() {}
-
-  /**
-   * A ticker's value.
-   *
-   * @param statistics the statistics object
-   * @param name the ticker's RocksDB name
-   * @return its count, or -1 if the dump does not list it
-   */
-  static long ticker(Statistics statistics, String name) {
-    return ticker(statistics.toString(), name);
-  }
 
   /**
    * A ticker's value in a dump.
