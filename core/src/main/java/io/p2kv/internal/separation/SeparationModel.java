@@ -338,9 +338,7 @@ public final class SeparationModel {
     Placement writesOnly = readPenalty == 0 ? withReads : place(current, in, k, a, gc, 0, mediumFrom, largeFrom);
     boolean mediumSeparated = withReads.medium();
     boolean largeSeparated = withReads.large();
-    boolean wasMedium = current.minBlobBytes() < current.largeFromBytes() || current.largeFromBytes() < 0;
-    boolean wasLarge = current.minBlobBytes() <= current.largeFromBytes() || current.largeFromBytes() < 0;
-    if (mediumSeparated != wasMedium || largeSeparated != wasLarge) {
+    if (!withReads.equals(Placement.of(current))) {
       why.append(String.format(Locale.ROOT,
           "%d writes, %d reads (%.2f per write, %.0f B of read I/O per written pair), update ratio %.2f, "
               + "LSM amplification %.2f, GC factor %.2f: medium values %s, large values %s; ",
@@ -373,7 +371,14 @@ public final class SeparationModel {
   }
 
   /** Where the medium and large classes go. */
-  private record Placement(boolean medium, boolean large) {}
+  private record Placement(boolean medium, boolean large) {
+    /** The placement settings stand for; without size classes, both classes count as separated. */
+    static Placement of(SeparationSettings s) {
+      return new Placement(
+          s.minBlobBytes() < s.largeFromBytes() || s.largeFromBytes() < 0,
+          s.minBlobBytes() <= s.largeFromBytes() || s.largeFromBytes() < 0);
+    }
+  }
 
   /**
    * The placement of both classes for a window, with {@code readPenalty} bytes of read I/O charged
@@ -382,8 +387,9 @@ public final class SeparationModel {
    */
   private static Placement place(
       SeparationSettings current, Inputs in, double k, double a, double gc, double readPenalty, int mediumFrom, int largeFrom) {
-    boolean medium = current.minBlobBytes() < current.largeFromBytes() || current.largeFromBytes() < 0;
-    boolean large = current.minBlobBytes() <= current.largeFromBytes() || current.largeFromBytes() < 0;
+    Placement now = Placement.of(current);
+    boolean medium = now.medium();
+    boolean large = now.large();
     // Large values: separated (they always were before reads counted) unless reads make the inline
     // place cheaper; from a page up, always separated.
     double vLarge = in.largeCount() > 0 ? (double) in.largeValueBytes() / in.largeCount() : largeFrom;

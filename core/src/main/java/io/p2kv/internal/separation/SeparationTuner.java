@@ -70,8 +70,9 @@ public final class SeparationTuner implements AutoCloseable {
    * @param confirmWindows consecutive windows that must propose the same change
    * @param minWindowReads reads (point reads and scanned pairs) that close a window whatever the
    *     writes
-   * @param inliningBytesPerSecond data-file bytes the store rewrites per second, at most, to bring
-   *     separated values back inline (shared by its shards); {@code Long.MAX_VALUE} for no bound
+   * @param inliningBytesPerSecond bytes the store rewrites per second, at most, to bring separated
+   *     values back inline (data files and the values their rewrite moves, shared by its shards);
+   *     {@code Long.MAX_VALUE} for no bound
    */
   public record Limits(
       long periodMillis,
@@ -83,8 +84,8 @@ public final class SeparationTuner implements AutoCloseable {
       long inliningBytesPerSecond) {
     /**
      * The defaults: half a second, 10,000 writes, 4 MiB, 64 samples, two windows; a window also
-     * closes after 20,000 reads; values come back inline at 32 MiB of data files rewritten per
-     * second per store.
+     * closes after 20,000 reads; values come back inline at up to 32 MiB rewritten per second per
+     * store.
      */
     public static final Limits DEFAULT =
         new Limits(DEFAULT_PERIOD_MILLIS, 10_000, 4L << 20, 64, 2, 20_000, 32L << 20);
@@ -235,7 +236,6 @@ public final class SeparationTuner implements AutoCloseable {
     private double compactedSst;
     private SeparationSettings pending;
     private int pendingWindows;
-    private boolean pendingReadDriven;
     private boolean warnedOverride;
     /** The settings the model chose (applied with full garbage collection while inlining). */
     private SeparationSettings chosen;
@@ -279,19 +279,12 @@ public final class SeparationTuner implements AutoCloseable {
                   || saved.settings().largeFromBytes() != policy.largeFromBytes()))) {
         return;
       }
-      chosen = saved.settings();
-      inlineBelow = saved.inlineBelow();
+      if (!apply(engine, saved.settings(), saved.inlineBelow())) {
+        return;
+      }
       if (inlineBelow > 0) {
         startInliningClock(engine);
         countFilesLeft(engine);
-      }
-      try {
-        engine.applySeparation(applied());
-      } catch (EngineException e) {
-        LOG.warn("p2kv store {} shard {}: cannot restore value separation {}: {}", storeName, shard.index(), chosen, e.getMessage());
-        chosen = engine.separation();
-        inlineBelow = 0;
-        return;
       }
       LOG.info("p2kv store {} shard {}: value separation restored to {}{}", storeName, shard.index(), chosen,
           inlineBelow > 0 ? ", bringing separated values back inline" : "");
@@ -355,7 +348,6 @@ public final class SeparationTuner implements AutoCloseable {
         pending = p.settings();
         pendingWindows = 1;
       }
-      pendingReadDriven = p.readDriven();
       if (pendingWindows < limits.confirmWindows()) {
         return inlined;
       }
@@ -365,28 +357,47 @@ public final class SeparationTuner implements AutoCloseable {
       long nextInlineBelow = inlineBelow;
       if (next.minBlobBytes() < current.minBlobBytes()) {
         nextInlineBelow = 0; // separating again: nothing to bring back
-      } else if (next.minBlobBytes() > current.minBlobBytes() && pendingReadDriven && inlineBelow == 0) {
+      } else if (next.minBlobBytes() > current.minBlobBytes() && p.readDriven() && inlineBelow == 0) {
         nextInlineBelow = engine.fileNumberBoundary();
       }
+      boolean starts = nextInlineBelow > 0 && inlineBelow == 0;
       SeparationSettings before = applied();
-      long previousInlineBelow = inlineBelow;
-      chosen = next;
-      inlineBelow = nextInlineBelow;
-      try {
-        engine.applySeparation(applied());
-      } catch (EngineException e) {
-        LOG.warn("p2kv store {} shard {}: cannot apply value separation {}: {}", storeName, shard.index(), applied(), e.getMessage());
-        chosen = current;
-        inlineBelow = previousInlineBelow;
+      if (!apply(engine, next, nextInlineBelow)) {
         return inlined;
       }
-      if (inlineBelow > 0 && previousInlineBelow == 0) {
+      if (starts) {
         startInliningClock(engine);
         countFilesLeft(engine);
       }
+      return changed(engine, before,
+          p.reason() + (starts ? "; bringing values already separated back inline, at most " + rateText() : ""));
+    }
+
+    /**
+     * Makes {@code nextChosen} and {@code nextInlineBelow} the shard's state and applies it; on an
+     * engine failure, logs it and keeps the state as it was (the next step tries again).
+     *
+     * @return whether the engine took the settings
+     */
+    private boolean apply(EngineAdmin engine, SeparationSettings nextChosen, long nextInlineBelow) {
+      SeparationSettings previousChosen = chosen;
+      long previousInlineBelow = inlineBelow;
+      chosen = nextChosen;
+      inlineBelow = nextInlineBelow;
+      try {
+        engine.applySeparation(applied());
+        return true;
+      } catch (EngineException e) {
+        LOG.warn("p2kv store {} shard {}: cannot apply value separation {}: {}", storeName, shard.index(), applied(), e.getMessage());
+        chosen = previousChosen;
+        inlineBelow = previousInlineBelow;
+        return false;
+      }
+    }
+
+    /** Saves the state applied, logs the change and returns it. */
+    private Change changed(EngineAdmin engine, SeparationSettings before, String reason) {
       save(engine);
-      String reason = p.reason() + (inlineBelow > 0 && previousInlineBelow == 0
-          ? "; bringing values already separated back inline, at most " + rateText() : "");
       LOG.info("p2kv store {} shard {}: value separation {} -> {} ({})", storeName, shard.index(), before, applied(), reason);
       return new Change(shard.index(), before, applied(), reason);
     }
@@ -404,7 +415,7 @@ public final class SeparationTuner implements AutoCloseable {
     private void startInliningClock(EngineAdmin engine) {
       inliningStartNanos = System.nanoTime();
       creditNanos = inliningStartNanos;
-      credit = (double) limits.inliningBytesPerSecond() / shards.length * Math.max(1, limits.periodMillis()) / 1000;
+      credit = perShardRate() * Math.max(1, limits.periodMillis()) / 1000;
       inliningRewritten = 0;
       inliningRelocatedStart = Math.max(0, engine.property(EngineProperty.BLOB_GC_RELOCATED_BYTES));
       inliningBlobBytesStart = Math.max(0, engine.property(EngineProperty.BLOB_BYTES));
@@ -421,7 +432,7 @@ public final class SeparationTuner implements AutoCloseable {
       if (limits.inliningBytesPerSecond() == Long.MAX_VALUE) {
         maxBytes = Long.MAX_VALUE;
       } else {
-        double perShard = (double) limits.inliningBytesPerSecond() / shards.length;
+        double perShard = perShardRate();
         credit = Math.min(credit + perShard * (nowNanos - creditNanos) / 1e9, perShard);
         creditNanos = nowNanos;
         if (credit <= 0) {
@@ -442,21 +453,16 @@ public final class SeparationTuner implements AutoCloseable {
         return null;
       }
       SeparationSettings before = applied();
-      inlineBelow = 0;
-      try {
-        engine.applySeparation(applied());
-      } catch (EngineException e) {
-        LOG.warn("p2kv store {} shard {}: cannot apply value separation {}: {}", storeName, shard.index(), applied(), e.getMessage());
+      if (!apply(engine, chosen, 0)) {
+        return null;
       }
-      save(engine);
       long relocated = Math.max(0, engine.property(EngineProperty.BLOB_GC_RELOCATED_BYTES)) - inliningRelocatedStart;
       String reason = String.format(Locale.ROOT,
           "separated values are back inline: rewrote %d MiB of data files and relocated %d MiB of blob values "
               + "(blob files %d -> %d MiB) in %.1f s",
           inliningRewritten >> 20, relocated >> 20, inliningBlobBytesStart >> 20,
           Math.max(0, engine.property(EngineProperty.BLOB_BYTES)) >> 20, (nowNanos - inliningStartNanos) / 1e9);
-      LOG.info("p2kv store {} shard {}: value separation {} -> {} ({})", storeName, shard.index(), before, applied(), reason);
-      return new Change(shard.index(), before, applied(), reason);
+      return changed(engine, before, reason);
     }
 
     private void save(EngineAdmin engine) {
@@ -512,7 +518,12 @@ public final class SeparationTuner implements AutoCloseable {
   private String rateText() {
     return limits.inliningBytesPerSecond() == Long.MAX_VALUE
         ? "without a rate bound"
-        : (limits.inliningBytesPerSecond() >> 20) + " MiB/s of data files per store";
+        : (limits.inliningBytesPerSecond() >> 20) + " MiB/s per store (files and the values they bring back)";
+  }
+
+  /** Each shard's share of the store's rate of bringing values back inline, bytes per second. */
+  private double perShardRate() {
+    return (double) limits.inliningBytesPerSecond() / shards.length;
   }
 
   /** Reads the engine counted: point reads plus pairs iterators stepped onto. */
