@@ -43,8 +43,10 @@ import java.util.List;
  * @param blobGarbageBytes bytes in blob files that belong to overwritten or deleted values
  * @param backgroundJobs flushes and compactions running or waiting to run
  * @param separation the value-separation settings in force (current thresholds)
- * @param blobCacheCapacityBytes capacity of the store's blob cache, shared by all its shards (every shard reports the same), 0 without one
- * @param blobCacheUsageBytes bytes the store's shared blob cache holds now (every shard reports the same)
+ * @param blobCacheCapacityBytes capacity of the store's blob cache, shared by all its shards (every
+ *     shard reports the same); -1 without one, like the other engine properties
+ * @param blobCacheUsageBytes bytes the store's shared blob cache holds now (every shard reports the
+ *     same); -1 without one
  * @param blobCacheHits reads of this shard's separated values served by the blob cache
  * @param blobCacheMisses reads of this shard's separated values that went to a blob file
  * @param scannedPairs pairs this shard's iterators stepped onto (seeks and nexts that found a pair), as the engine counts them

@@ -32,9 +32,9 @@ public enum EngineProperty {
   POINT_READS,
   /** Pairs iterators stepped onto (seeks and nexts that found a pair) since open. */
   SCANNED_PAIRS,
-  /** Capacity of the blob cache (shared by every engine of the store), 0 without one. */
+  /** Capacity of the blob cache (shared by every engine of the store); unknown (-1) without one. */
   BLOB_CACHE_CAPACITY,
-  /** Bytes in the blob cache now (shared by every engine of the store). */
+  /** Bytes in the blob cache now (shared by every engine of the store); unknown (-1) without one. */
   BLOB_CACHE_USAGE,
   /**
    * Data files the last {@link EngineAdmin#rewriteFilesBelow} call left to rewrite (0 when none

@@ -326,8 +326,9 @@ final class RocksDbEngine implements Engine, EngineAdmin {
         case SCANNED_PAIRS ->
             statistics.getTickerCount(TickerType.NUMBER_DB_SEEK_FOUND)
                 + statistics.getTickerCount(TickerType.NUMBER_DB_NEXT_FOUND);
-        case BLOB_CACHE_CAPACITY -> blobCacheProperty("rocksdb.blob-cache-capacity");
-        case BLOB_CACHE_USAGE -> blobCacheProperty("rocksdb.blob-cache-usage");
+        // Without a blob cache RocksDB answers NotFound: -1, like any property it does not know.
+        case BLOB_CACHE_CAPACITY -> db.getLongProperty(dataCf, "rocksdb.blob-cache-capacity");
+        case BLOB_CACHE_USAGE -> db.getLongProperty(dataCf, "rocksdb.blob-cache-usage");
         case REWRITE_FILES_LEFT -> rewriteFilesLeft;
       };
     } catch (RocksDBException e) {
@@ -341,12 +342,6 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     String dump = statistics.toString();
     return new BlobCacheReads(
         StatisticsText.ticker(dump, StatisticsText.BLOB_CACHE_HIT), StatisticsText.ticker(dump, StatisticsText.BLOB_CACHE_MISS));
-  }
-
-  /** A blob-cache property: 0 when the column family has no blob cache (RocksDB fails the call). */
-  private long blobCacheProperty(String name) throws RocksDBException {
-    String value = db.getProperty(dataCf, name);
-    return value == null || value.isEmpty() ? 0 : Long.parseLong(value.trim());
   }
 
   @Override
