@@ -209,8 +209,7 @@ final class Demo {
    * or in a blob file, and the share of the stored bytes in blob files (the baseline keeps every
    * value inline).
    */
-  static String placement(P2kv store) {
-    StoreStats stats = store.stats();
+  static String placement(StoreStats stats) {
     long blob = 0;
     long sst = 0;
     int separating = 0;
@@ -410,7 +409,7 @@ final class Demo {
     for (int side = 0; side < 2; side++) {
       if ((side == 0) != rocksDbFirst) {
         StoreStats before = stores.p2kv().stats();
-        placement = placement(stores.p2kv());
+        placement = placement(before);
         p2kv = run(w.name() + " on p2kv", w.p2kv().apply(stores), warmupMillis(), measureMillis());
         StoreStats after = stores.p2kv().stats();
         long calls = after.writeCalls() - before.writeCalls();

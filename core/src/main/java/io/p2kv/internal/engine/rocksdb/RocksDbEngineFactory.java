@@ -297,15 +297,6 @@ public final class RocksDbEngineFactory implements EngineFactory {
   }
 
   /**
-   * Capacity of the blob cache the shards share.
-   *
-   * @return bytes, 0 without a blob cache
-   */
-  public long blobCacheBytes() {
-    return blobCacheBytes;
-  }
-
-  /**
    * Number of shards the budget was split over.
    *
    * @return shards
