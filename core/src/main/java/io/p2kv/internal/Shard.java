@@ -166,14 +166,7 @@ final class Shard {
    * @throws StoreClosedException or StoreFailedException if the store is not open
    */
   <A, T> T direct(DirectCall<A, T> call, A argument) {
-    enterDirect();
-    try {
-      return call.call(engine, argument);
-    } catch (EngineException e) {
-      throw Errors.shardFailed(index, e);
-    } finally {
-      readers.exit();
-    }
+    return directRead(call, argument, 0);
   }
 
   /**
