@@ -534,6 +534,46 @@ public final class P2kv implements AutoCloseable {
     core.compact();
   }
 
+  /**
+   * The store's state now, for applications that decide without catching exceptions (a health
+   * check, a supervisor that reopens a failed store). Never throws.
+   *
+   * @return open, failed with its cause, or closed
+   */
+  public Health health() {
+    return core.health();
+  }
+
+  /**
+   * What {@link #health()} reports.
+   *
+   * <ul>
+   *   <li>{@link Status#OPEN}: operations are served.
+   *   <li>{@link Status#FAILED}: a shard worker died, or a cross-shard batch is in doubt because
+   *       its commit record could not be written (a full disk). Every operation throws {@link
+   *       StoreFailedException}; {@link #failure()} says what happened. Close the store and open it
+   *       again (after freeing disk space): reopening finishes or rolls back the batch in doubt,
+   *       and writes acknowledged before the failure are kept as the durability mode promises.
+   *   <li>{@link Status#CLOSED}: {@link #close()} was called (it may still be finishing on another
+   *       thread); every operation throws {@link StoreClosedException}. {@link #failure()} still
+   *       names the failure if the store had failed before it was closed.
+   * </ul>
+   *
+   * @param status the state
+   * @param failure why the store failed, or null if it never did
+   */
+  public record Health(Status status, StoreFailedException failure) {
+    /** The three states of a store. */
+    public enum Status {
+      /** Serving operations. */
+      OPEN,
+      /** Failed: close and reopen it. */
+      FAILED,
+      /** Closed. */
+      CLOSED
+    }
+  }
+
   private static KvIterator kvIterator(StoreIterator it) {
     return new KvIterator(it, it::seek, it::close);
   }

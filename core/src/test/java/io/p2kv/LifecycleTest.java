@@ -103,6 +103,58 @@ class LifecycleTest {
     P2kvException e = assertThrows(P2kvException.class, () -> P2kv.builder().open(tmp));
     assertTrue(e.getMessage().contains("not a p2kv store"), e.getMessage());
     assertEquals("mine", Files.readString(tmp.resolve("notes.txt")));
+    try (var list = Files.list(tmp)) {
+      assertEquals(List.of("notes.txt"), list.map(p -> p.getFileName().toString()).toList(), "the refused open created nothing");
+    }
+  }
+
+  @Test
+  void shouldSayThatAPathIsAFile() throws IOException {
+    Path file = Files.writeString(tmp.resolve("store"), "not a directory");
+    P2kvException e = assertThrows(P2kvException.class, () -> P2kv.builder().open(file));
+    assertTrue(e.getMessage().contains("is a file"), e.getMessage());
+    assertEquals("not a directory", Files.readString(file));
+  }
+
+  @Test
+  void shouldReportADamagedShardAsCorrupted() throws IOException {
+    try (P2kv store = P2kv.builder().shards(2).open(tmp)) {
+      store.put(Keys.key("a"), Keys.key("b"));
+    }
+    // CURRENT names the shard's RocksDB manifest; make it name one that does not exist.
+    Files.writeString(tmp.resolve("shard-001").resolve("CURRENT"), "MANIFEST-999999\n");
+    StoreCorruptedException e = assertThrows(StoreCorruptedException.class, () -> P2kv.builder().open(tmp));
+    assertTrue(e.getMessage().contains("shard 1") || e.getMessage().contains("shard-001"), e.getMessage());
+    // The refused open unlocked the directory: the same error again, not StoreLockedException.
+    assertThrows(StoreCorruptedException.class, () -> P2kv.builder().open(tmp));
+  }
+
+  @Test
+  void shouldRefuseAManifestEditedToFewerShards() throws IOException {
+    try (P2kv store = P2kv.builder().shards(3).open(tmp)) {
+      for (int i = 0; i < 300; i++) {
+        store.put(Keys.key("k" + i), Keys.key("v" + i));
+      }
+    }
+    Path manifest = tmp.resolve("MANIFEST");
+    Files.writeString(manifest, Files.readString(manifest).replace("shards=3", "shards=2"));
+    StoreCorruptedException e = assertThrows(StoreCorruptedException.class, () -> P2kv.builder().open(tmp));
+    assertTrue(e.getMessage().contains("shard-002"), e.getMessage());
+    // Put the manifest back: the store opens with all its keys.
+    Files.writeString(manifest, Files.readString(manifest).replace("shards=2", "shards=3"));
+    try (P2kv store = P2kv.builder().open(tmp)) {
+      for (int i = 0; i < 300; i++) {
+        assertArrayEquals(Keys.key("v" + i), store.get(Keys.key("k" + i)));
+      }
+    }
+  }
+
+  @Test
+  void shouldRefuseAStrayShardDirectory() throws IOException {
+    P2kv.builder().shards(2).open(tmp).close();
+    Files.createDirectory(tmp.resolve("shard-007"));
+    StoreCorruptedException e = assertThrows(StoreCorruptedException.class, () -> P2kv.builder().open(tmp));
+    assertTrue(e.getMessage().contains("shard-007"), e.getMessage());
   }
 
   @Test

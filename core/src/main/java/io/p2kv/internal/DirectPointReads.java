@@ -3,7 +3,6 @@ package io.p2kv.internal;
 import io.p2kv.OperationType;
 import io.p2kv.P2kvException;
 import io.p2kv.internal.engine.Engine;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
@@ -53,9 +52,6 @@ final class DirectPointReads implements PointReads {
 
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
-    if (keys.isEmpty()) {
-      return new ArrayList<>();
-    }
     long start = dispatcher.startNanos();
     MultiGetScatter scatter = new MultiGetScatter(shards, keys);
     for (int s = 0; s < shards.count(); s++) {

@@ -19,9 +19,9 @@ interface PointReads {
   /** Get with a callback, called once with (value-or-null, error-or-null). */
   void getAsync(byte[] key, BiConsumer<? super byte[], ? super Throwable> callback);
 
-  /** Sync multiGet: a new mutable list of values in key order, null where absent. */
+  /** Sync multiGet of at least one key: a new mutable list of values in key order, null where absent. */
   List<byte[]> multiGet(List<byte[]> keys);
 
-  /** Async multiGet. */
+  /** Async multiGet of at least one key. */
   CompletableFuture<List<byte[]>> multiGetAsync(List<byte[]> keys);
 }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -61,6 +62,8 @@ public final class StoreCore implements AutoCloseable {
   /** Null unless value separation is adaptive; set by {@link StoreOpener}. */
   private SeparationTuner tuner;
   private final AtomicBoolean closeStarted = new AtomicBoolean();
+  /** Opened when the close has finished: the directory is unlocked. */
+  private final CountDownLatch closed = new CountDownLatch(1);
 
   StoreCore(
       Path dir,
@@ -183,6 +186,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public void write(Batch batch, long payloadBytes) {
     if (batch.isEmpty()) {
+      state.checkOpen();
       return;
     }
     List<Batch.Op> ops = List.copyOf(batch.ops());
@@ -209,7 +213,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<Void> writeAsync(Batch batch, long payloadBytes) {
     if (batch.isEmpty()) {
-      return CompletableFuture.completedFuture(null);
+      return state.isOpen() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(state.notOpen());
     }
     List<Batch.Op> ops = List.copyOf(batch.ops());
     int[] shardOfOp = crossShard.shardsOf(ops);
@@ -264,6 +268,10 @@ public final class StoreCore implements AutoCloseable {
    * @return values in key order, null where absent
    */
   public List<byte[]> multiGet(List<byte[]> keys) {
+    if (keys.isEmpty()) {
+      state.checkOpen();
+      return new ArrayList<>();
+    }
     return reads.multiGet(keys);
   }
 
@@ -274,6 +282,9 @@ public final class StoreCore implements AutoCloseable {
    * @return values in key order
    */
   public CompletableFuture<List<byte[]>> multiGetAsync(List<byte[]> keys) {
+    if (keys.isEmpty()) {
+      return state.isOpen() ? CompletableFuture.completedFuture(new ArrayList<>()) : CompletableFuture.failedFuture(state.notOpen());
+    }
     return reads.multiGetAsync(keys);
   }
 
@@ -424,6 +435,15 @@ public final class StoreCore implements AutoCloseable {
     return null;
   }
 
+  /**
+   * The store's state.
+   *
+   * @return open, failed or closed
+   */
+  public io.p2kv.P2kv.Health health() {
+    return state.health();
+  }
+
   // ---------------------------------------------------------------- close
 
   /**
@@ -436,7 +456,13 @@ public final class StoreCore implements AutoCloseable {
   }
 
   /**
-   * Closes the store. Idempotent. The close order, the one definition of it:
+   * Closes the store. Every call returns only once the store is closed and its directory
+   * unlocked: a second, concurrent call waits for the first. The exceptions are calls on a
+   * worker thread (a callback or a future's stage), which cannot wait for their own worker to
+   * stop: the first such call marks the store closed (steps 1 and 2), hands the rest to a new
+   * thread and returns; a later one returns at once.
+   *
+   * <p>The close order, the one definition of it:
    *
    * <ol>
    *   <li>Unregister the JMX MBeans: monitoring sees the store gone before it starts closing.
@@ -454,40 +480,83 @@ public final class StoreCore implements AutoCloseable {
    * </ol>
    *
    * A failure in one step is kept and the later steps still run; the first failure is thrown at
-   * the end with the others suppressed.
+   * the end with the others suppressed, to the call that closed the store (logged instead when
+   * that was a worker thread's call).
    */
   @Override
   public void close() {
     if (!closeStarted.compareAndSet(false, true)) {
+      awaitClosed();
       return;
     }
-    List<RuntimeException> failures = new ArrayList<>();
     if (jmx != null) {
       jmx.close(); // 1
     }
     state.markClosed(); // 2
-    if (tuner != null) {
-      run(tuner::close, failures); // 3
+    if (Thread.currentThread() instanceof Shard.ShardThread) {
+      Thread closer = new Thread(this::closeFromAnotherThread, "p2kv-close " + name);
+      closer.start();
+      return;
     }
-    for (Shard s : shards.all()) {
-      s.awaitDirectReaders(); // 4
+    finishClose();
+  }
+
+  private void closeFromAnotherThread() {
+    try {
+      finishClose();
+    } catch (RuntimeException e) {
+      LOG.error("p2kv store {}: close started by a callback failed", dir, e);
     }
-    int leftOpen = iterators.forceCloseAll(failures::add); // 5
-    if (leftOpen > 0) {
-      LOG.warn("p2kv store {}: closed {} iterator(s) the application left open", dir, leftOpen);
+  }
+
+  /** Waits for the close another thread runs; a worker thread cannot, and returns. */
+  private void awaitClosed() {
+    if (Thread.currentThread() instanceof Shard.ShardThread) {
+      return;
     }
-    for (Shard s : shards.all()) {
-      s.requestStop(); // 6
+    boolean interrupted = false;
+    while (true) {
+      try {
+        closed.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
     }
-    for (Shard s : shards.all()) {
-      s.stopWorker();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
-    Shard[] all = shards.all();
-    for (int i = all.length - 1; i >= 0; i--) {
-      run(all[i].engine::close, failures); // 7
+  }
+
+  /** Steps 3 to 8 of {@link #close()}. */
+  private void finishClose() {
+    List<RuntimeException> failures = new ArrayList<>();
+    try {
+      if (tuner != null) {
+        run(tuner::close, failures); // 3
+      }
+      for (Shard s : shards.all()) {
+        s.awaitDirectReaders(); // 4
+      }
+      int leftOpen = iterators.forceCloseAll(failures::add); // 5
+      if (leftOpen > 0) {
+        LOG.warn("p2kv store {}: closed {} iterator(s) the application left open", dir, leftOpen);
+      }
+      for (Shard s : shards.all()) {
+        s.requestStop(); // 6
+      }
+      for (Shard s : shards.all()) {
+        s.stopWorker();
+      }
+      Shard[] all = shards.all();
+      for (int i = all.length - 1; i >= 0; i--) {
+        run(all[i].engine::close, failures); // 7
+      }
+      run(engineFactory::close, failures); // 8
+      lock.close();
+    } finally {
+      closed.countDown();
     }
-    run(engineFactory::close, failures); // 8
-    lock.close();
     LOG.info("p2kv store {} closed", dir);
     if (!failures.isEmpty()) {
       P2kvException failure =

@@ -44,6 +44,14 @@ public final class StoreOpener {
    */
   public static StoreCore open(StoreConfig config) {
     Path dir = config.dir().toAbsolutePath().normalize();
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new P2kvException("store path " + dir + " is a file, not a directory: open a directory (empty or absent for a new store)");
+    }
+    if (Files.isDirectory(dir) && !Files.exists(dir.resolve(Manifest.FILE_NAME)) && !Files.exists(dir.resolve(StoreLock.FILE_NAME))) {
+      // Refuse a directory that is not a store before creating anything in it (a LOCK file means
+      // p2kv made it, so the checks wait until the lock is held).
+      checkEmptyForCreate(dir);
+    }
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
@@ -64,6 +72,7 @@ public final class StoreOpener {
                 : Manifest.create(config.shards() > 0 ? config.shards() : StoreConfig.defaultShards());
       } else {
         manifest.checkCompatible(dir, config);
+        checkNoStrayShards(dir, manifest.shards());
       }
       int shardCount = manifest.shards();
       factory = engineFactory(config, shardCount);
@@ -180,6 +189,29 @@ public final class StoreOpener {
       tuner.start();
     }
     return tuner;
+  }
+
+  /**
+   * A shard directory the MANIFEST does not count (an edited MANIFEST, a directory copied in)
+   * would be ignored, and the keys it holds silently missing: refuse to open.
+   */
+  private static void checkNoStrayShards(Path dir, int shards) {
+    List<String> stray;
+    try (Stream<Path> list = Files.list(dir)) {
+      stray =
+          list.map(p -> p.getFileName().toString())
+              .filter(n -> n.matches("shard-\\d{1,9}") && Integer.parseInt(n.substring(6)) >= shards)
+              .sorted()
+              .toList();
+    } catch (IOException | NumberFormatException e) {
+      throw new P2kvException("cannot list store directory " + dir + ": " + e, e);
+    }
+    if (!stray.isEmpty()) {
+      throw new StoreCorruptedException(
+          "store " + dir + " has " + shards + " shards in its MANIFEST but also " + stray
+              + " (an edited MANIFEST, or a directory copied in): restore the MANIFEST or move the extra directories away",
+          null);
+    }
   }
 
   private static void checkEmptyForCreate(Path dir) {

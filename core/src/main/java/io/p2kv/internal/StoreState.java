@@ -1,5 +1,6 @@
 package io.p2kv.internal;
 
+import io.p2kv.P2kv;
 import io.p2kv.StoreClosedException;
 import io.p2kv.StoreFailedException;
 import org.slf4j.Logger;
@@ -77,6 +78,18 @@ public final class StoreState {
       }
     }
     return failure;
+  }
+
+  /**
+   * The state for {@code P2kv.health()}.
+   *
+   * @return open, failed or closed, with the failure if there was one
+   */
+  P2kv.Health health() {
+    int s = state;
+    P2kv.Health.Status status =
+        s == OPEN ? P2kv.Health.Status.OPEN : s == FAILED ? P2kv.Health.Status.FAILED : P2kv.Health.Status.CLOSED;
+    return new P2kv.Health(status, failure);
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.p2kv.internal;
 
 import io.p2kv.OperationType;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
@@ -39,17 +38,11 @@ final class WorkerPointReads implements PointReads {
 
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
-    if (keys.isEmpty()) {
-      return new ArrayList<>();
-    }
     return new MultiGetScatter(shards, keys).readOnWorkers(maxBatch, dispatcher);
   }
 
   @Override
   public CompletableFuture<List<byte[]>> multiGetAsync(List<byte[]> keys) {
-    if (keys.isEmpty()) {
-      return CompletableFuture.completedFuture(new ArrayList<>());
-    }
     return new MultiGetScatter(shards, keys).readOnWorkersAsync(maxBatch, dispatcher);
   }
 }

@@ -268,7 +268,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
       }
       options.close();
       if (e instanceof RocksDBException r) {
-        boolean corrupt = r.getStatus() != null && r.getStatus().getCode() == Status.Code.Corruption;
+        boolean corrupt = isDamage(r, create);
         throw new EngineException(
             "cannot open RocksDB shard " + shard + " at " + dir + ": " + e.getMessage(),
             e,
@@ -276,6 +276,25 @@ public final class RocksDbEngineFactory implements EngineFactory {
       }
       throw (RuntimeException) e;
     }
+  }
+
+  /**
+   * Whether a failed open means the shard's files are damaged: RocksDB reports corruption, or, for
+   * a shard that already exists, a file it needs is missing (CURRENT names a missing MANIFEST, an
+   * SST or blob file the MANIFEST lists is gone, or the shard has no CURRENT at all).
+   */
+  static boolean isDamage(RocksDBException e, boolean create) {
+    Status status = e.getStatus();
+    if (status == null) {
+      return false;
+    }
+    if (status.getCode() == Status.Code.Corruption) {
+      return true;
+    }
+    String message = String.valueOf(e.getMessage());
+    return !create
+        && ((status.getCode() == Status.Code.IOError && message.contains("No such file or directory"))
+            || (status.getCode() == Status.Code.InvalidArgument && message.contains("does not exist")));
   }
 
   /**
