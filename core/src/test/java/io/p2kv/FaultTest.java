@@ -2,6 +2,7 @@ package io.p2kv;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -119,8 +120,15 @@ class FaultTest {
       for (byte[] k : keys) {
         batch.put(k, Keys.key("new"));
       }
-      assertThrows(StoreFailedException.class, () -> store.write(batch));
+      StoreFailedException e = assertThrows(StoreFailedException.class, () -> store.write(batch));
+      assertFalse(e.getMessage().contains("io.p2kv.internal"), "no internal class in the message: " + e.getMessage());
+      assertTrue(e.getMessage().contains("in doubt") && e.getMessage().contains("open it again"), e.getMessage());
       assertThrows(StoreFailedException.class, () -> store.get(keys[0]));
+      assertEquals(P2kv.Health.Status.FAILED, store.health().status());
+      assertEquals(e.getMessage(), store.health().failure().getMessage());
+      store.close();
+      assertEquals(P2kv.Health.Status.CLOSED, store.health().status());
+      assertEquals(e.getMessage(), store.health().failure().getMessage(), "a closed store still names its failure");
     }
     try (P2kv store = P2kv.builder().open(tmp)) {
       for (byte[] k : keys) {
@@ -234,7 +242,8 @@ class FaultTest {
     engines.faults.put(1, FaultyEngines.Fault.DIE_ON_WRITE);
     byte[] dying = k1;
     StoreFailedException e = assertThrows(StoreFailedException.class, () -> store.put(dying, dying));
-    assertTrue(e.getMessage().contains("shard 1"), e.getMessage());
+    assertTrue(e.getMessage().contains("shard 1") && e.getMessage().contains("open it again"), e.getMessage());
+    assertEquals(P2kv.Health.Status.FAILED, store.health().status());
     byte[] other = k0;
     assertThrows(StoreFailedException.class, () -> store.put(other, other), "every later call fails");
     assertThrows(StoreFailedException.class, () -> store.get(other));

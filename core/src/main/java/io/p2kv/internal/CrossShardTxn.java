@@ -96,7 +96,7 @@ final class CrossShardTxn implements Request.Listener {
         commitLog.putMeta(UndoRecord.key(UndoRecord.COMMIT, gsn), new byte[0]);
         d = COMMIT;
       } catch (EngineException e) {
-        StoreFailedException failure = store.fail(0, e);
+        StoreFailedException failure = store.commitInDoubt(e);
         abortCause = failure;
         d = UNKNOWN;
       }

@@ -100,7 +100,7 @@ final class Shard {
   private void onWorkerError(Throwable t) {
     // The worker handles its own failures; AgentTerminationException is how it stops.
     if (!(t instanceof AgentTerminationException)) {
-      store.fail(index, t);
+      store.workerDied(index, t);
     }
   }
 

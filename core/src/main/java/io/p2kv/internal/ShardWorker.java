@@ -383,7 +383,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
 
   /** A broken worker: fail what it holds, fail the store, fail the queue, end. */
   private void dieOf(Throwable fatal) {
-    Throwable failure = store.fail(shard, fatal);
+    Throwable failure = store.workerDied(shard, fatal);
     for (int i = 0; i < runSize; i++) {
       run[i].fail(failure);
       run[i] = null;

@@ -67,17 +67,48 @@ public final class StoreState {
    *
    * @return the failure every request gets from now on
    */
-  synchronized StoreFailedException fail(int shard, Throwable cause) {
+  StoreFailedException workerDied(int shard, Throwable cause) {
+    return fail("the worker of shard " + shard + " died of " + describe(cause), cause);
+  }
+
+  /**
+   * Marks the store failed because the commit record of a cross-shard batch could not be
+   * written: the batch is in doubt until the next open decides it; the first failure wins.
+   *
+   * @return the failure every request gets from now on
+   */
+  StoreFailedException commitInDoubt(Throwable cause) {
+    return fail(
+        "the commit record of a cross-shard batch could not be written (" + describe(cause) + "), so the batch"
+            + " is in doubt until the store is reopened; every operation fails until then, so that none"
+            + " returns a value the reopen may roll back",
+        cause);
+  }
+
+  private synchronized StoreFailedException fail(String what, Throwable cause) {
     if (failure == null) {
       failure =
           new StoreFailedException(
-              "store " + name + " failed: the worker of shard " + shard + " died (" + cause + ")", cause);
-      LOG.error("p2kv store {}: worker of shard {} died; the store is failed and must be reopened", name, shard, cause);
+              "store " + name + " failed: " + what + ". Close the store and open it again (after freeing disk space if"
+                  + " the disk is full): opening finishes or rolls back a batch in doubt, and writes acknowledged"
+                  + " before the failure are kept",
+              publicCause(cause));
+      LOG.error("p2kv store {} failed: {}; it must be closed and reopened", name, what, cause);
       if (state == OPEN) {
         state = FAILED;
       }
     }
     return failure;
+  }
+
+  /** A failure's description without the names of p2kv's internal classes. */
+  private static String describe(Throwable t) {
+    return t.getClass().getName().startsWith("io.p2kv.internal.") ? t.getMessage() : t.toString();
+  }
+
+  /** The cause an application sees: the engine's own exception rather than p2kv's internal wrapper. */
+  private static Throwable publicCause(Throwable t) {
+    return t.getClass().getName().startsWith("io.p2kv.internal.") && t.getCause() != null ? t.getCause() : t;
   }
 
   /**
