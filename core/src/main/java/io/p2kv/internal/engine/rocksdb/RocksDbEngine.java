@@ -33,9 +33,12 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Statistics;
+import org.rocksdb.Status;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One RocksDB instance behind one shard. User data lives in the default column family, p2kv's
@@ -63,6 +66,8 @@ import org.rocksdb.WriteOptions;
  * threads, never on the worker).
  */
 final class RocksDbEngine implements Engine, EngineAdmin {
+  private static final Logger LOG = LoggerFactory.getLogger(RocksDbEngine.class);
+
   /** Name of the metadata column family. */
   static final String META_CF = "p2kv-meta";
 
@@ -94,6 +99,8 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private final ConcurrentLinkedQueue<RocksIterator> idleIterators = new ConcurrentLinkedQueue<>();
   private final AtomicInteger idleCount = new AtomicInteger();
   private volatile boolean closed;
+  /** Whether a write failed: RocksDB then refuses later writes and reports the error at close. */
+  private volatile boolean writeFailed;
   private volatile long rewriteFilesLeft;
   /** Whether background compactions are still held since open (see {@link #startCompactions}). */
   private boolean compactionsHeld;
@@ -151,7 +158,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     try {
       db.put(writeOptions, key, value);
     } catch (RocksDBException e) {
-      throw failure("put", e);
+      throw writeFailure("put", e);
     }
   }
 
@@ -160,7 +167,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     try {
       db.delete(writeOptions, key);
     } catch (RocksDBException e) {
-      throw failure("delete", e);
+      throw writeFailure("delete", e);
     }
   }
 
@@ -175,7 +182,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     try {
       db.write(writeOptions, b);
     } catch (RocksDBException e) {
-      throw failure("write batch", e);
+      throw writeFailure("write batch", e);
     } finally {
       b.clear();
     }
@@ -191,7 +198,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     try {
       db.put(metaCf, writeOptions, key, value);
     } catch (RocksDBException e) {
-      throw failure("meta put", e);
+      throw writeFailure("meta put", e);
     }
   }
 
@@ -200,7 +207,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     try {
       db.delete(metaCf, metaDeleteOptions, key);
     } catch (RocksDBException e) {
-      throw failure("meta delete", e);
+      throw writeFailure("meta delete", e);
     }
   }
 
@@ -514,6 +521,23 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     }
   }
 
+  /**
+   * A failed write: RocksDB keeps a failed WAL or memtable write as a background error and
+   * refuses every later write to this shard (rocksdbjni has no {@code Resume}), so the message
+   * says so and what to do.
+   */
+  private EngineException writeFailure(String operation, RocksDBException e) {
+    writeFailed = true;
+    EngineException failure = failure(operation, e);
+    if (e.getStatus() == null || e.getStatus().getCode() != Status.Code.IOError) {
+      return failure;
+    }
+    return new EngineException(
+        failure.getMessage() + " (this shard refuses writes from now on; reads keep working. Free the cause,"
+            + " disk space for example, then close the store and open it again)",
+        e);
+  }
+
   EngineException failure(String operation, RocksDBException e) {
     String status = e.getStatus() == null ? "" : " [" + e.getStatus().getCodeString() + "]";
     return new EngineException(
@@ -542,7 +566,13 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     try {
       db.closeE();
     } catch (RocksDBException e) {
-      throw failure("close", e);
+      if (!writeFailed) {
+        throw failure("close", e);
+      }
+      // The write error is what RocksDB reports again (for instance "Seen error. Skip writing
+      // buffer." after a full disk): the requests it failed were told, the acknowledged writes
+      // are in the WAL, and the shard is closed.
+      LOG.warn("p2kv shard {} ({}) closed after an earlier write error; RocksDB reports: {}", shard, dir, e.getMessage());
     } finally {
       writeOptions.close();
       metaDeleteOptions.close();
