@@ -585,9 +585,14 @@ public final class P2kv implements AutoCloseable {
   /**
    * Closes the store: new calls fail with {@link StoreClosedException}, iterators still open are
    * closed (and counted in a warning), requests already queued are executed, workers stop, shards
-   * close, the directory is unlocked. Idempotent.
+   * close, the directory is unlocked. Idempotent, and safe from several threads at once (a
+   * shutdown hook and try-with-resources): every call returns only once the store is closed and
+   * its directory unlocked. Called from a callback or a future's stage (a worker thread, which
+   * cannot wait for itself to stop), it marks the store closed, hands the rest of the close to a
+   * new thread and returns; a later call from another thread waits for that close to finish.
    *
-   * @throws P2kvException if an engine failed to close cleanly (the store is closed anyway)
+   * @throws P2kvException if an engine failed to close cleanly (the store is closed anyway; thrown
+   *     to the call that closed the store, logged if that was a callback)
    */
   @Override
   public void close() {
