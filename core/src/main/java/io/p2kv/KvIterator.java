@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * keys of a range in unsigned byte order, forward or reverse, merged from every shard the range
  * touches. Obtain one from {@link P2kv#iterator}, {@link P2kv#reverseIterator} or {@link
  * P2kv#prefixIterator}, and close it (try-with-resources): it holds one RocksDB iterator per shard,
- * which pins memtables and files until closed.
+ * which holds native memory (tens of KB) and pins memtables and files until closed.
  *
  * <pre>{@code
  * try (KvIterator it = store.iterator(from, to)) {
@@ -31,6 +31,16 @@ import java.util.function.Consumer;
  * {@link #close} is idempotent. Closing the store closes every iterator still open, safely even
  * while another thread is inside one of its methods; from then on its methods throw {@link
  * StoreClosedException}. Methods of a closed iterator throw {@link IllegalStateException}.
+ *
+ * <p>An iterator the application drops without closing it is a leak, and p2kv reclaims it: once
+ * the garbage collector finds it unreachable, a background thread closes it (its RocksDB iterators
+ * are freed and it no longer pins files), logs a warning and counts it in {@link
+ * StoreStats#leakedIterators()}. Only the store's first leak is logged, unless the store was
+ * opened with {@link P2kv.Builder#leakDetection(boolean)}, which logs every one with the stack
+ * trace of where it was created. This is a safety net, not a way to close: until a garbage
+ * collection runs, which may take long with a large heap that fills slowly, a dropped iterator
+ * keeps its native memory and files. An iterator that is still reachable is never reclaimed, even
+ * if it is not used.
  */
 public final class KvIterator implements Iterator<KeyValue>, AutoCloseable {
   private final Iterator<KeyValue> iterator;

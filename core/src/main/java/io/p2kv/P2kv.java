@@ -106,7 +106,9 @@ import java.util.function.Function;
  *
  * {@link #scan}, {@link #range(byte[], byte[], int)} and the iterators read on the calling thread,
  * incrementally: a {@code scan(start, n)} reads n pairs plus at most one per shard, and an
- * iterator holds at most one pair per shard in memory. {@link #range(byte[], byte[])} (no limit)
+ * iterator holds at most one pair per shard in memory. Close every iterator: it holds a RocksDB
+ * iterator per shard; one dropped open is reclaimed only after the garbage collector finds it,
+ * and counted as a leak ({@link KvIterator}, "Life cycle"). {@link #range(byte[], byte[])} (no limit)
  * and the async methods fan out to the shards' workers, which read in parallel, each up to the
  * limit, and merge the parts; each shard's part then runs after the requests queued before it on
  * that shard, as described above.
@@ -584,12 +586,13 @@ public final class P2kv implements AutoCloseable {
 
   /**
    * Closes the store: new calls fail with {@link StoreClosedException}, iterators still open are
-   * closed (and counted in a warning), requests already queued are executed, workers stop, shards
-   * close, the directory is unlocked. Idempotent, and safe from several threads at once (a
-   * shutdown hook and try-with-resources): every call returns only once the store is closed and
-   * its directory unlocked. Called from a callback or a future's stage (a worker thread, which
-   * cannot wait for itself to stop), it marks the store closed, hands the rest of the close to a
-   * new thread and returns; a later call from another thread waits for that close to finish.
+   * closed (and counted in a warning; see {@link KvIterator}, "Life cycle", for iterators dropped
+   * while the store is open), requests already queued are executed, workers stop, shards close,
+   * the directory is unlocked. Idempotent, and safe from several threads at once (a shutdown hook
+   * and try-with-resources): every call returns only once the store is closed and its directory
+   * unlocked. Called from a callback or a future's stage (a worker thread, which cannot wait for
+   * itself to stop), it marks the store closed, hands the rest of the close to a new thread and
+   * returns; a later call from another thread waits for that close to finish.
    *
    * @throws P2kvException if an engine failed to close cleanly (the store is closed anyway; thrown
    *     to the call that closed the store, logged if that was a callback)
@@ -618,6 +621,7 @@ public final class P2kv implements AutoCloseable {
     private long yieldWaitNanos = 50_000;
     private boolean recordLatency;
     private boolean jmx;
+    private boolean leakDetection;
     private RocksDbConfigurer configurer;
     private ValueSeparation valueSeparation = ValueSeparation.sizeAware();
     private SeparationTuner.Limits tunerLimits = SeparationTuner.Limits.DEFAULT;
@@ -837,6 +841,25 @@ public final class P2kv implements AutoCloseable {
     }
 
     /**
+     * Whether to record where each iterator is created, to tell where a leaked one came from. An
+     * iterator the application drops without closing it is always closed by p2kv once the garbage
+     * collector finds it unreachable, and counted in {@link StoreStats#leakedIterators()} (see
+     * {@link KvIterator}, "Life cycle"). With leak detection on, every iterator captures a stack
+     * trace when it is created (a {@code Throwable}: some microseconds per iterator, so for
+     * development and tests), and each leak is logged once at WARN with that stack trace. Off,
+     * nothing is captured and opening an iterator costs nothing more; only the store's first leak
+     * is logged, at WARN, with a hint to turn this on, and later ones are only counted. Modelled
+     * on Netty's leak detector. Default off.
+     *
+     * @param enabled true to record creation sites and log every leak with its own
+     * @return this builder
+     */
+    public Builder leakDetection(boolean enabled) {
+      this.leakDetection = enabled;
+      return this;
+    }
+
+    /**
      * Which values are kept inline in the LSM-trees and which go to blob files (key-value
      * separation), per shard. Default {@link ValueSeparation#sizeAware()}: small values inline,
      * large ones in blob files, medium ones where they cost least, retuned while the store runs.
@@ -915,7 +938,8 @@ public final class P2kv implements AutoCloseable {
           valueSeparation,
           tunerLimits,
           engineFactory,
-          splitKeys);
+          splitKeys,
+          leakDetection);
     }
   }
 }

@@ -4,27 +4,46 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Immutable: a snapshot of a store's statistics, one entry per shard, and the latency of each
- * operation type when the store records latencies.
+ * Immutable: a snapshot of a store's statistics, one entry per shard, the latency of each
+ * operation type when the store records latencies, and the store-wide iterator leak count.
  *
  * @param shards per-shard statistics, by shard index
  * @param latencies one entry per {@link OperationType}, in its order, when the store was opened
  *     with {@link P2kv.Builder#recordLatency(boolean)}; empty otherwise
+ * @param leakedIterators iterators the application dropped without closing them, which p2kv
+ *     closed once the garbage collector found them unreachable, since the store opened (see
+ *     {@link KvIterator}, "Life cycle"); always counted, also without {@link
+ *     P2kv.Builder#leakDetection(boolean)}. Should stay 0: anything else is a missing {@code
+ *     close()}.
  */
-public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies) {
+public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators) {
   /**
    * Creates a snapshot.
    *
    * @param shards per-shard statistics
    * @param latencies per-operation latencies, or an empty list
+   * @param leakedIterators iterators closed because they were dropped open, at least 0
    */
   public StoreStats {
     shards = List.copyOf(shards);
     latencies = List.copyOf(latencies);
+    if (leakedIterators < 0) {
+      throw new IllegalArgumentException("leakedIterators is negative: " + leakedIterators);
+    }
   }
 
   /**
-   * Creates a snapshot without latencies.
+   * Creates a snapshot without leaked iterators.
+   *
+   * @param shards per-shard statistics
+   * @param latencies per-operation latencies, or an empty list
+   */
+  public StoreStats(List<ShardStats> shards, List<LatencyStats> latencies) {
+    this(shards, latencies, 0);
+  }
+
+  /**
+   * Creates a snapshot without latencies and without leaked iterators.
    *
    * @param shards per-shard statistics
    */

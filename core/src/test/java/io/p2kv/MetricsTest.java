@@ -55,6 +55,7 @@ class MetricsTest {
       assertEquals(2, server.getAttribute(storeBean, "Shards"));
       assertEquals(100L, server.getAttribute(storeBean, "Puts"));
       assertEquals(store.stats().writeCalls(), server.getAttribute(storeBean, "WriteCalls"));
+      assertEquals(0L, server.getAttribute(storeBean, "LeakedIterators"));
 
       Set<ObjectName> shards = server.queryNames(new ObjectName("io.p2kv:type=Shard,*"), null);
       assertTrue(shards.contains(shardName(dir, 0)) && shards.contains(shardName(dir, 1)), shards.toString());

@@ -2,16 +2,47 @@ package io.p2kv.internal;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The iterators of one store that the application has open: each is registered before it creates
- * any native iterator and forgotten when closed, so that closing the store can free the ones left
- * open (see {@link StoreIterator} for why that is safe).
+ * The iterators of one store that the application has open: each is registered (its {@link
+ * StoreIterator.Cursors}, never the iterator itself) before it creates any native iterator and
+ * forgotten when closed, so that closing the store can free the ones left open (see {@link
+ * StoreIterator} for why that is safe).
+ *
+ * <h2>Leaks</h2>
+ * An iterator the application drops without closing it is closed by the {@link LeakCleaner} once
+ * the garbage collector finds it unreachable, and counted here ({@link #leaked()}). Each such leak
+ * is reported: with leak detection on, every one is logged at WARN with the stack trace of where
+ * the iterator was created ({@link #creationTrace()}, captured only then); with it off, the first
+ * leak of the store is logged with a hint to turn it on, later ones are only counted.
  */
 final class OpenIterators {
-  private final Set<StoreIterator> open = ConcurrentHashMap.newKeySet();
+  private static final Logger LOG = LoggerFactory.getLogger(OpenIterators.class);
+
+  private final Set<StoreIterator.Cursors> open = ConcurrentHashMap.newKeySet();
+  private final String storeName;
+  private final boolean leakDetection;
+  private final AtomicLong leaked = new AtomicLong();
+  /** Sees every leak, with what was logged about it and its creation trace (tests). */
+  private volatile BiConsumer<String, Throwable> leakListener;
   private volatile int closedByStore;
+
+  /**
+   * An empty registry for one store.
+   *
+   * @param storeName for messages
+   * @param leakDetection whether each iterator records where it was created, and each leak is
+   *     logged with it
+   */
+  OpenIterators(String storeName, boolean leakDetection) {
+    this.storeName = storeName;
+    this.leakDetection = leakDetection;
+  }
 
   /**
    * Opens a merged iterator on the caller's thread, positioned at the start of its range.
@@ -20,11 +51,18 @@ final class OpenIterators {
    * @param lower inclusive lower bound or null
    * @param upper exclusive upper bound or null
    * @param reverse true for descending order
-   * @param storeName for messages
    * @return the iterator, registered until closed
    */
-  StoreIterator open(ShardSet shards, byte[] lower, byte[] upper, boolean reverse, String storeName) {
-    return StoreIterator.open(shards.forRange(lower, upper), shards.sequential(), lower, upper, reverse, open, storeName);
+  StoreIterator open(ShardSet shards, byte[] lower, byte[] upper, boolean reverse) {
+    return StoreIterator.open(shards.forRange(lower, upper), shards.sequential(), lower, upper, reverse, this, storeName);
+  }
+
+  void add(StoreIterator.Cursors cursors) {
+    open.add(cursors);
+  }
+
+  void remove(StoreIterator.Cursors cursors) {
+    open.remove(cursors);
   }
 
   int count() {
@@ -37,6 +75,70 @@ final class OpenIterators {
   }
 
   /**
+   * Where a new iterator is being created, if leak detection is on: a stack trace captured now.
+   *
+   * @return the trace, or null when leak detection is off (nothing is captured)
+   */
+  Throwable creationTrace() {
+    return leakDetection ? new Throwable("the leaked iterator was created here") : null;
+  }
+
+  /**
+   * Counts and reports an iterator the cleaner closed because the application dropped it open.
+   * Runs on the cleaner's thread; never throws.
+   *
+   * @param cursors the iterator's native side, already closed
+   * @param failure what freeing it threw, or null
+   */
+  void leaked(StoreIterator.Cursors cursors, RuntimeException failure) {
+    long n = leaked.incrementAndGet();
+    try {
+      if (failure != null) {
+        LOG.warn("p2kv store {}: freeing a leaked iterator failed", storeName, failure);
+      }
+      String message = null;
+      if (leakDetection) {
+        message =
+            "p2kv store " + storeName + ": an iterator was dropped without close() and was freed when the garbage"
+                + " collector found it (" + n + " so far). Close every iterator (try-with-resources).";
+        LOG.warn(message, cursors.createdAt);
+      } else if (n == 1) {
+        message =
+            "p2kv store " + storeName + ": an iterator was dropped without close() and was freed when the garbage"
+                + " collector found it. Close every iterator (try-with-resources). Later leaks are only counted"
+                + " (StoreStats.leakedIterators()); open the store with P2kv.Builder.leakDetection(true) to log"
+                + " where each leaked iterator was created.";
+        LOG.warn(message);
+      }
+      BiConsumer<String, Throwable> listener = leakListener;
+      if (listener != null) {
+        listener.accept(message, cursors.createdAt);
+      }
+    } catch (RuntimeException e) {
+      // The Cleaner would swallow it: a broken logger must not stop the reclaiming.
+    }
+  }
+
+  /**
+   * How many iterators the cleaner closed because the application dropped them open.
+   *
+   * @return leaked iterators since the store opened
+   */
+  long leaked() {
+    return leaked.get();
+  }
+
+  /**
+   * Sets who sees every leak, after it is counted and logged (tests).
+   *
+   * @param listener gets what was logged about the leak (null if it was only counted) and where
+   *     the iterator was created (null with leak detection off)
+   */
+  void onLeak(BiConsumer<String, Throwable> listener) {
+    this.leakListener = listener;
+  }
+
+  /**
    * Frees every iterator still open. Call only once no thread can be inside a shard's reader
    * guard (close step 4).
    *
@@ -45,7 +147,7 @@ final class OpenIterators {
    */
   int forceCloseAll(Consumer<RuntimeException> failures) {
     int leftOpen = 0;
-    for (StoreIterator it : open) {
+    for (StoreIterator.Cursors it : open) {
       try {
         if (it.forceClose()) {
           leftOpen++;

@@ -40,6 +40,7 @@ import java.util.function.Function;
  *     inject faults here)
  * @param splitKeys split keys of a range-partitioned store (already validated), or null for hash
  *     partitioning (or "whatever the existing store uses")
+ * @param leakDetection whether iterators record where they were created, to log it when one leaks
  */
 public record StoreConfig(
     Path dir,
@@ -60,7 +61,8 @@ public record StoreConfig(
     ValueSeparation valueSeparation,
     SeparationTuner.Limits tunerLimits,
     Function<Integer, EngineFactory> engineFactory,
-    List<byte[]> splitKeys) {
+    List<byte[]> splitKeys,
+    boolean leakDetection) {
 
   /**
    * The shard count of a new store when none is given: one worker per two cores, at least 1 and at

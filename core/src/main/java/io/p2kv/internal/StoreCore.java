@@ -52,7 +52,7 @@ public final class StoreCore implements AutoCloseable {
   private final PointReads reads;
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
-  private final OpenIterators iterators = new OpenIterators();
+  private final OpenIterators iterators;
   /** Null when latency recording is off. */
   private final LatencyRecorder latency;
   private final EngineFactory engineFactory;
@@ -74,7 +74,8 @@ public final class StoreCore implements AutoCloseable {
       CrossShardCoordinator crossShard,
       LatencyRecorder latency,
       EngineFactory engineFactory,
-      StoreLock lock) {
+      StoreLock lock,
+      boolean leakDetection) {
     this.dir = dir;
     this.name = dir.toString();
     this.shards = shards;
@@ -86,6 +87,7 @@ public final class StoreCore implements AutoCloseable {
     this.latency = latency;
     this.engineFactory = engineFactory;
     this.lock = lock;
+    this.iterators = new OpenIterators(name, leakDetection);
   }
 
   void attach(JmxRegistration jmx, SeparationTuner tuner) {
@@ -300,7 +302,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public StoreIterator openIterator(byte[] lower, byte[] upper, boolean reverse) {
     state.checkOpen();
-    return iterators.open(shards, lower, upper, reverse, name);
+    return iterators.open(shards, lower, upper, reverse);
   }
 
   /**
@@ -366,6 +368,16 @@ public final class StoreCore implements AutoCloseable {
   }
 
   /**
+   * Sets who sees every iterator the cleaner reclaimed, after it is counted and logged (tests).
+   *
+   * @param listener gets what was logged about the leak (null if it was only counted) and where
+   *     the iterator was created (null without leak detection)
+   */
+  public void onIteratorLeak(BiConsumer<String, Throwable> listener) {
+    iterators.onLeak(listener);
+  }
+
+  /**
    * How many iterators the application had left open when {@link #close()} ran (tests).
    *
    * @return iterators force-closed by close
@@ -386,7 +398,7 @@ public final class StoreCore implements AutoCloseable {
     for (Shard s : shards.all()) {
       list.add(s.snapshot());
     }
-    return new StoreStats(list, latency == null ? List.of() : latency.snapshot());
+    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked());
   }
 
   /**

@@ -8,11 +8,12 @@ import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -49,11 +50,34 @@ import java.util.concurrent.locks.ReentrantLock;
  * then steps the engine iterators directly (a guard costs two atomic updates, as much as a short
  * step). The store registers the iterator before it creates any engine iterator, and on close it
  * marks itself closed, waits until no thread is inside a guard, and then calls {@link
- * #forceClose()}: from then on no thread can enter a guard, so freeing the engine iterators cannot
- * race a native call (no use-after-free), and a thread in the middle of {@link #next()} fails at
- * its next guard with {@link StoreClosedException}. Each engine iterator is freed exactly once, by
- * whoever wins its slot in {@link #released}; a user's close frees only inside a guard, so never
- * after the store has begun closing engines.
+ * Cursors#forceClose()}: from then on no thread can enter a guard, so freeing the engine iterators
+ * cannot race a native call (no use-after-free), and a thread in the middle of {@link #next()}
+ * fails at its next guard with {@link StoreClosedException}. Each engine iterator is freed exactly
+ * once, by whoever wins its slot in {@link Cursors#released}; a user's close frees only inside a
+ * guard, so never after the store has begun closing engines.
+ *
+ * <h2>Abandoned iterators</h2>
+ * What must be freed lives in {@link Cursors}: the engine iterators, the close state and the lock.
+ * The store's registry ({@link OpenIterators}) and the {@link LeakCleaner} hold the {@code
+ * Cursors}, never this object, which only the application's {@code KvIterator} references. So
+ * when the application drops an iterator without closing it, this object becomes unreachable and,
+ * after a garbage collection finds that, the cleaner's thread runs {@link Cursors#run()}: the
+ * application's close (the lock, the state CAS, each engine iterator freed inside its shard's
+ * guard), after which the store counts and reports the leak. The races are those of a user's
+ * close:
+ *
+ * <ul>
+ *   <li>the application's close ends with {@link Cleaner.Cleanable#clean()}, which runs the action
+ *       at most once, and the action finds the iterator closed;
+ *   <li>a store closing concurrently either waits for the action (inside a guard for one native
+ *       close, it never blocks there) or refuses it entry, and then {@link Cursors#forceClose()}
+ *       frees what is left, slot by slot; an action that runs after the store closed finds the
+ *       iterator force-closed and does nothing. So no engine iterator is freed twice or after its
+ *       engine closed.
+ * </ul>
+ *
+ * The public methods keep this object reachable until they return ({@link
+ * Reference#reachabilityFence}), so the action never runs while one of them executes.
  *
  * <h2>One-shot reads</h2>
  * {@link #readOnce} (a {@code scan} or a {@code range} with a limit of at most {@value
@@ -72,19 +96,11 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   private static final int CLOSED = 1;
   private static final int FORCE_CLOSED = 2;
 
-  private static final VarHandle STATE;
-
-  static {
-    try {
-      STATE = MethodHandles.lookup().findVarHandle(StoreIterator.class, "state", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
+  /** What must be freed; shared with the registry and the cleaner (see "Abandoned iterators"). */
+  private final Cursors natives;
   private final Shard[] shards;
+  /** The engine iterators: {@link Cursors#engineIterators}, read without the indirection. */
   private final EngineIterator[] cursors;
-  private final AtomicIntegerArray released;
   private final byte[][] keys;
   private final byte[][] values;
   private final SourceHeap heap;
@@ -95,10 +111,11 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   private final Partitioner sequential;
   private final byte[] lower;
   private final byte[] upper;
-  private final Set<StoreIterator> registry;
   private final String storeName;
-  private final ReentrantLock lock = new ReentrantLock();
-  private volatile int state = OPEN;
+  /** {@link Cursors#lock}. */
+  private final ReentrantLock lock;
+  /** The cleaner's registration of a registered iterator; null for one-shot and empty ones. */
+  private final Cleaner.Cleanable cleanable;
   /** The cursor step {@link #onShard} runs: which shard, what, and the seek target. */
   private int stepIndex;
   private int stepHow;
@@ -112,20 +129,22 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       byte[] lower,
       byte[] upper,
       boolean reverse,
-      Set<StoreIterator> registry,
+      OpenIterators registry,
       String storeName) {
+    this.natives = new Cursors(shards, registry, registry == null ? null : registry.creationTrace());
     this.shards = shards;
     this.sequential = sequential;
-    this.cursors = new EngineIterator[shards.length];
-    this.released = new AtomicIntegerArray(shards.length);
+    this.cursors = natives.engineIterators;
+    this.lock = natives.lock;
     this.keys = new byte[shards.length][];
     this.values = new byte[shards.length][];
     this.heap = new SourceHeap(shards.length, i -> keys[i], reverse);
     this.lower = lower;
     this.upper = upper;
     this.reverse = reverse;
-    this.registry = registry;
     this.storeName = storeName;
+    // The action is the Cursors, which do not reference this iterator.
+    this.cleanable = registry == null ? null : LeakCleaner.register(this, natives);
   }
 
   /**
@@ -137,8 +156,9 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
    * @param lower inclusive lower bound or null
    * @param upper exclusive upper bound or null
    * @param reverse true to iterate from the largest key down
-   * @param registry the store's open iterators; this one is added before any native resource
-   *     exists, removed when closed
+   * @param registry the store's open iterators; this one's {@link Cursors} are added before any
+   *     native resource exists, removed when closed; the iterator is also watched by the {@link
+   *     LeakCleaner}
    * @param storeName for messages
    * @return the iterator
    */
@@ -148,13 +168,14 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       byte[] lower,
       byte[] upper,
       boolean reverse,
-      Set<StoreIterator> registry,
+      OpenIterators registry,
       String storeName) {
-    StoreIterator it = new StoreIterator(shards, sequential, lower, upper, reverse, registry, storeName);
+    StoreIterator it =
+        new StoreIterator(shards, sequential, lower, upper, reverse, shards.length == 0 ? null : registry, storeName);
     if (shards.length == 0) {
       return it;
     }
-    registry.add(it);
+    registry.add(it.natives);
     boolean opened = false;
     try {
       it.enterAll();
@@ -168,7 +189,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       return it;
     } finally {
       if (!opened) {
-        it.abandon();
+        it.natives.abandon();
       }
     }
   }
@@ -204,7 +225,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
         it.drainInSession(out, limit);
         read = true;
       } finally {
-        it.state = CLOSED;
+        it.natives.state = CLOSED;
         if (read) {
           it.freeInSession();
         } else {
@@ -236,6 +257,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       return heap.size() > 0;
     } finally {
       lock.unlock();
+      Reference.reachabilityFence(this);
     }
   }
 
@@ -257,6 +279,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       return takeTop();
     } finally {
       lock.unlock();
+      Reference.reachabilityFence(this);
     }
   }
 
@@ -283,6 +306,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       }
     } finally {
       lock.unlock();
+      Reference.reachabilityFence(this);
     }
   }
 
@@ -317,6 +341,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       }
     } finally {
       lock.unlock();
+      Reference.reachabilityFence(this);
     }
   }
 
@@ -361,7 +386,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   }
 
   private void checkUsable() {
-    int s = state;
+    int s = natives.state;
     if (s == CLOSED) {
       throw new IllegalStateException("iterator is closed");
     }
@@ -501,7 +526,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     RuntimeException first = null;
     for (int i = 0; i < cursors.length; i++) {
       EngineIterator c = cursors[i];
-      if (c != null && released.compareAndSet(i, 0, 1)) {
+      if (c != null && natives.released.compareAndSet(i, 0, 1)) {
         try {
           c.close();
         } catch (RuntimeException e) {
@@ -583,73 +608,152 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   public void close() {
     lock.lock();
     try {
-      if (STATE.compareAndSet(this, OPEN, CLOSED)) {
-        releaseAll();
+      if (natives.closeLocked()) {
+        exhaustAll();
       }
     } finally {
       lock.unlock();
     }
-  }
-
-  /** A failed open: free what was created, keep the open failure's exception. */
-  private void abandon() {
-    state = CLOSED;
-    try {
-      releaseAll();
-    } catch (RuntimeException ignored) {
-      // The failure that made open abandon us is the one to report.
+    if (cleanable != null) {
+      // Unregisters from the cleaner; the action, run here at most once, finds us closed.
+      cleanable.clean();
     }
   }
 
   /**
-   * Frees each engine iterator inside its shard's guard. A shard whose guard refuses entry (the
-   * store is closing or failed) is left to {@link #forceClose()}, and so is this iterator's place
-   * in the registry.
+   * The native side of an iterator: its engine iterators and their close state, apart from the
+   * {@link StoreIterator} the application reaches, so that the store's registry and the cleaner
+   * can hold them without keeping the iterator reachable. As the cleaner's action ({@link #run()})
+   * they free themselves when the iterator was dropped without a close.
    */
-  private void releaseAll() {
-    boolean all = true;
-    for (int i = 0; i < cursors.length; i++) {
-      if (cursors[i] == null || released.get(i) != 0) {
-        continue;
-      }
-      Shard s = shards[i];
+  static final class Cursors implements Runnable {
+    private static final VarHandle STATE;
+
+    static {
       try {
-        s.enterDirect();
-      } catch (P2kvException notOpen) {
-        all = false;
-        continue;
+        STATE = MethodHandles.lookup().findVarHandle(Cursors.class, "state", int.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
       }
+    }
+
+    private final Shard[] shards;
+    /** One engine iterator per shard, created by the iterator's first guard session. */
+    final EngineIterator[] engineIterators;
+    /** 1 where the engine iterator was freed (whoever sets it frees it). */
+    final AtomicIntegerArray released;
+    /** Serialises the iterator's methods and its close, by the application or the cleaner. */
+    final ReentrantLock lock = new ReentrantLock();
+    volatile int state = OPEN;
+    /** The store's open iterators; null for a one-shot read or an empty range (never registered). */
+    private final OpenIterators registry;
+    /** Where the iterator was created, when the store detects leaks; else null. */
+    final Throwable createdAt;
+
+    Cursors(Shard[] shards, OpenIterators registry, Throwable createdAt) {
+      this.shards = shards;
+      this.engineIterators = new EngineIterator[shards.length];
+      this.released = new AtomicIntegerArray(shards.length);
+      this.registry = registry;
+      this.createdAt = createdAt;
+    }
+
+    /**
+     * The cleaner's action: runs once, either from {@link StoreIterator#close()} (the iterator is
+     * closed already: nothing to do) or on the cleaner's thread after the iterator became
+     * unreachable while open: then closes it as the application would have, and reports the leak.
+     */
+    @Override
+    public void run() {
+      if (state != OPEN) {
+        return;
+      }
+      boolean reclaimed = false;
+      RuntimeException failure = null;
+      lock.lock();
       try {
-        if (released.compareAndSet(i, 0, 1)) {
-          cursors[i].close();
-        }
+        reclaimed = closeLocked();
+      } catch (RuntimeException e) {
+        reclaimed = true; // the state CAS came first: closed, with an engine iterator's failure
+        failure = e;
       } finally {
-        s.exitDirect();
+        lock.unlock();
+      }
+      if (reclaimed) {
+        registry.leaked(this, failure);
       }
     }
-    Arrays.fill(keys, null);
-    Arrays.fill(values, null);
-    heap.clear();
-    if (all) {
-      registry.remove(this);
-    }
-  }
 
-  /**
-   * Called by the closing store once no thread is inside any shard's guard and none can enter:
-   * frees every engine iterator not yet freed. Does not take the lock (a thread holding it fails at
-   * its next guard).
-   *
-   * @return true if the application had left this iterator open
-   */
-  boolean forceClose() {
-    boolean wasOpen = STATE.compareAndSet(this, OPEN, FORCE_CLOSED);
-    for (int i = 0; i < cursors.length; i++) {
-      EngineIterator c = cursors[i];
-      if (c != null && released.compareAndSet(i, 0, 1)) {
-        c.close();
+    /**
+     * Closes if open: the state CAS, then the engine iterators. Call holding {@link #lock}.
+     *
+     * @return true if this call closed it
+     */
+    boolean closeLocked() {
+      if (STATE.compareAndSet(this, OPEN, CLOSED)) {
+        releaseAll();
+        return true;
+      }
+      return false;
+    }
+
+    /** A failed open: free what was created, keep the open failure's exception. */
+    void abandon() {
+      state = CLOSED;
+      try {
+        releaseAll();
+      } catch (RuntimeException ignored) {
+        // The failure that made open abandon us is the one to report.
       }
     }
-    return wasOpen;
+
+    /**
+     * Frees each engine iterator inside its shard's guard. A shard whose guard refuses entry (the
+     * store is closing or failed) is left to {@link #forceClose()}, and so is this iterator's place
+     * in the registry.
+     */
+    private void releaseAll() {
+      boolean all = true;
+      for (int i = 0; i < engineIterators.length; i++) {
+        if (engineIterators[i] == null || released.get(i) != 0) {
+          continue;
+        }
+        Shard s = shards[i];
+        try {
+          s.enterDirect();
+        } catch (P2kvException notOpen) {
+          all = false;
+          continue;
+        }
+        try {
+          if (released.compareAndSet(i, 0, 1)) {
+            engineIterators[i].close();
+          }
+        } finally {
+          s.exitDirect();
+        }
+      }
+      if (all && registry != null) {
+        registry.remove(this);
+      }
+    }
+
+    /**
+     * Called by the closing store once no thread is inside any shard's guard and none can enter:
+     * frees every engine iterator not yet freed. Does not take the lock (a thread holding it fails
+     * at its next guard).
+     *
+     * @return true if the application had left this iterator open
+     */
+    boolean forceClose() {
+      boolean wasOpen = STATE.compareAndSet(this, OPEN, FORCE_CLOSED);
+      for (int i = 0; i < engineIterators.length; i++) {
+        EngineIterator c = engineIterators[i];
+        if (c != null && released.compareAndSet(i, 0, 1)) {
+          c.close();
+        }
+      }
+      return wasOpen;
+    }
   }
 }

@@ -111,7 +111,8 @@ public final class StoreOpener {
               : new WorkerPointReads(shards, dispatcher, config.maxBatch());
       CrossShardCoordinator crossShard =
           new CrossShardCoordinator(shards, state, new GsnSequence(engines.get(0), maxGsn));
-      StoreCore store = new StoreCore(dir, shards, state, dispatcher, reads, crossShard, latency, factory, lock);
+      StoreCore store =
+          new StoreCore(dir, shards, state, dispatcher, reads, crossShard, latency, factory, lock, config.leakDetection());
       if (config.jmx()) {
         jmx = JmxRegistration.register(dir, shardCount, store::stats, store::shardStats, config.recordLatency());
       }

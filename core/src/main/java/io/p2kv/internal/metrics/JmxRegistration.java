@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code io.p2kv:type=Store,dir="<dir>"}: {@code Dir}, {@code Shards}, every numeric field
  *       of {@link ShardStats} summed over the shards ({@code max*} fields: the largest), {@code
- *       MeanWriteBatch}, {@code MeanReadBatch}, and, when latencies are recorded, {@code
+ *       MeanWriteBatch}, {@code MeanReadBatch}, {@code LeakedIterators} ({@link
+ *       StoreStats#leakedIterators()}), and, when latencies are recorded, {@code
  *       <Operation><Field>} for every {@link OperationType} and numeric field of {@link
  *       LatencyStats} (for example {@code PutP99Nanos}, {@code MultiGetCount}).
  *   <li>{@code io.p2kv:type=Shard,dir="<dir>",shard=<i>}: every numeric field of {@link
@@ -181,6 +182,8 @@ public final class JmxRegistration implements AutoCloseable {
       long calls = s.shards().stream().mapToLong(ShardStats::readCalls).sum();
       return calls == 0 ? 0.0 : (double) s.shards().stream().mapToLong(ShardStats::workerReads).sum() / calls;
     }));
+    out.add(new Attr<>("LeakedIterators", long.class, "iterators dropped without close, closed by p2kv",
+        StoreStats::leakedIterators));
     if (latencies) {
       for (OperationType op : OperationType.values()) {
         for (RecordComponent c : LatencyStats.class.getRecordComponents()) {
