@@ -217,12 +217,9 @@ class IteratorLeakTest {
   void shouldLogEachLeakWithWhereTheIteratorWasCreatedWhenLeakDetectionIsOn() {
     try (P2kv store = builder(2).leakDetection(true).open(tmp)) {
       fill(store, 100, 0);
-      List<String> messages = Collections.synchronizedList(new ArrayList<>());
-      List<Throwable> traces = Collections.synchronizedList(new ArrayList<>());
-      store.core().onIteratorLeak((message, createdAt) -> {
-        messages.add(message);
-        traces.add(createdAt);
-      });
+      LeakLog leaks = LeakLog.of(store);
+      List<String> messages = leaks.messages;
+      List<Throwable> traces = leaks.traces;
       for (int i = 0; i < 5; i++) {
         abandon(store, i);
       }
@@ -249,12 +246,9 @@ class IteratorLeakTest {
   void shouldLogOnlyTheFirstLeakWithAHintAndCountTheRestWhenLeakDetectionIsOff() {
     try (P2kv store = builder(2).open(tmp)) {
       fill(store, 100, 0);
-      List<String> messages = Collections.synchronizedList(new ArrayList<>());
-      List<Throwable> traces = Collections.synchronizedList(new ArrayList<>());
-      store.core().onIteratorLeak((message, createdAt) -> {
-        messages.add(message);
-        traces.add(createdAt);
-      });
+      LeakLog leaks = LeakLog.of(store);
+      List<String> messages = leaks.messages;
+      List<Throwable> traces = leaks.traces;
       for (int i = 0; i < 100; i++) {
         abandon(store, i);
       }
@@ -335,6 +329,18 @@ class IteratorLeakTest {
       try (P2kv reopened = builder(shards).open(dir)) {
         assertEquals(500, reopened.range(null, null).size(), "round " + round + ": the store reopens intact");
       }
+    }
+  }
+
+  /** What the store reports of its leaks: each leak's log message (null if not logged) and creation trace. */
+  private record LeakLog(List<String> messages, List<Throwable> traces) {
+    static LeakLog of(P2kv store) {
+      LeakLog log = new LeakLog(Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+      store.core().onIteratorLeak((message, createdAt) -> {
+        log.messages.add(message);
+        log.traces.add(createdAt);
+      });
+      return log;
     }
   }
 }

@@ -113,26 +113,17 @@ class DiskFaultTest {
     if (!"root".equals(System.getProperty("user.name"))) {
       return dir.toFile().setWritable(false, false);
     }
-    return run("chattr", "+i", dir.toString());
+    return Commands.run("chattr", "+i", dir.toString());
   }
 
   private static void makeWritable(Path dir) throws Exception {
     if (!"root".equals(System.getProperty("user.name"))) {
       dir.toFile().setWritable(true, false);
     } else {
-      run("chattr", "-i", dir.toString());
+      Commands.run("chattr", "-i", dir.toString());
     }
   }
 
-  private static boolean run(String... cmd) throws Exception {
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor() == 0;
-    } catch (IOException e) {
-      return false;
-    }
-  }
 
   private static void deleteTree(Path p) throws IOException {
     try (Stream<Path> walk = Files.walk(p)) {

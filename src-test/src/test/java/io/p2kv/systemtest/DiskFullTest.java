@@ -11,7 +11,6 @@ import io.p2kv.P2kv;
 import io.p2kv.P2kvException;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreFailedException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,13 +37,13 @@ class DiskFullTest {
   void mountSmallFileSystem() throws Exception {
     mount = tmp.resolve("small");
     Files.createDirectories(mount);
-    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", mount.toString()), "cannot mount a tmpfs here (needs root)");
+    assumeTrue(Commands.run("mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", mount.toString()), "cannot mount a tmpfs here (needs root)");
   }
 
   @AfterEach
   void unmount() throws Exception {
     if (mount != null) {
-      run("umount", mount.toString());
+      Commands.run("umount", mount.toString());
     }
   }
 
@@ -114,15 +113,5 @@ class DiskFullTest {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static boolean run(String... cmd) throws Exception {
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor() == 0;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }
