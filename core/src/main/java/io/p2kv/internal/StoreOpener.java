@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * open, newest first, and attach their errors as suppressed); write the manifest of a new store
  * last, so a store with a manifest is complete; roll back or finish the cross-shard batches a crash
  * left in flight; build the shards; register the JMX MBeans if asked; start the workers; start the
- * value-separation tuner, which restores each shard's saved settings; then let the engines'
- * background compactions start (they are held from open until then, so no compaction rewrites
- * a file under settings the tuner is about to replace).
+ * value-separation tuner, which restores each shard's saved settings; then let the engines settle
+ * what open left behind and start their background compactions (they are held from open until
+ * then, so no compaction rewrites a file under settings the tuner is about to replace).
  */
 public final class StoreOpener {
   private static final Logger LOG = LoggerFactory.getLogger(StoreOpener.class);
@@ -120,7 +120,7 @@ public final class StoreOpener {
         s.start();
       }
       SeparationTuner tuner = adaptive ? startTuner(dir, config, shardArray) : null;
-      // The tuner restored each shard's settings: compactions may rewrite files now.
+      // The tuner restored each shard's settings: flushes and compactions may write files now.
       for (Engine e : engines) {
         e.admin().startCompactions();
       }

@@ -138,7 +138,9 @@ public interface EngineAdmin {
    * Lets background compactions start. An engine opens with them held, so that the settings the
    * value-separation tuner restores ({@link #applySeparation}) are in force before any compaction
    * rewrites a file; the store calls this once they are (or right after open without a tuner).
-   * Idempotent.
+   * The first call may also flush or compact, on the calling thread, what open left behind (the
+   * RocksDB engine flushes writes recovered over many sessions and merges a small shard's small
+   * files). Idempotent.
    */
   default void startCompactions() {}
 

@@ -26,6 +26,7 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.LiveFileMetaData;
+import org.rocksdb.LogFile;
 import org.rocksdb.MutableColumnFamilyOptions;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -35,6 +36,7 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Statistics;
 import org.rocksdb.Status;
 import org.rocksdb.TickerType;
+import org.rocksdb.WalFileType;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
@@ -104,6 +106,8 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private volatile long rewriteFilesLeft;
   /** Whether background compactions are still held since open (see {@link #startCompactions}). */
   private boolean compactionsHeld;
+  /** Whether {@link #startCompactions} settled what open left behind. */
+  private boolean settled;
 
   RocksDbEngine(
       int shard,
@@ -138,19 +142,90 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     this.compactionsHeld = compactionsHeld;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The first call also settles what open left behind, with the settings the tuner restored
+   * in force and before any background compaction runs ({@link SmallFiles}): it flushes the
+   * writes recovered from the WAL once they are no longer small, and merges the files of a small
+   * shard that short sessions spread over many small files.
+   */
   @Override
   public void startCompactions() {
     tuneLock.lock();
     try {
-      if (compactionsHeld && !closed) {
+      if (closed) {
+        return;
+      }
+      if (!settled) {
+        settled = true;
+        flushRecoveredIfLarge();
+        if (compactionsHeld) {
+          mergeSmallFiles();
+        }
+      }
+      if (compactionsHeld) {
         db.setOptions(dataCf, MutableColumnFamilyOptions.builder().setDisableAutoCompactions(false).build());
         compactionsHeld = false;
       }
     } catch (RocksDBException e) {
-      throw failure("setOptions (starting compactions)", e);
+      throw failure("settling after open", e);
     } finally {
       tuneLock.unlock();
     }
+  }
+
+  /** Flushes the memtables if the writes recovered at open span many WAL files or many bytes. */
+  private void flushRecoveredIfLarge() throws RocksDBException {
+    long alive = 0;
+    for (LogFile wal : db.getSortedWalFiles()) {
+      if (wal.type() == WalFileType.kAliveLogFile) {
+        alive++;
+      }
+    }
+    // One alive WAL is the one this session writes to.
+    long recovered = Math.max(0, alive - 1);
+    long memtable = db.getLongProperty("rocksdb.cur-size-all-mem-tables");
+    if (SmallFiles.shouldFlushRecovered(recovered, memtable, options)) {
+      try (FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true)) {
+        db.flush(flushOptions, List.of(dataCf, metaCf));
+      }
+    }
+  }
+
+  /** Compacts the whole data column family if it is small and in many more files than it needs. */
+  private void mergeSmallFiles() throws RocksDBException {
+    SmallFiles.Shape shape =
+        new SmallFiles.Shape(
+            sstFileCount(),
+            db.getLongProperty(dataCf, "rocksdb.total-sst-files-size"),
+            db.getLongProperty(dataCf, "rocksdb.num-blob-files"),
+            db.getLongProperty(dataCf, "rocksdb.total-blob-file-size"));
+    if (!SmallFiles.shouldMerge(shape, options)) {
+      return;
+    }
+    // Garbage collection over every blob file, so the values of the small blob files move into
+    // the compaction's new ones; the placement is the one in force.
+    SeparationSettings s = separation;
+    try {
+      compactAll(s.withGc(1.0, s.gcGarbageRatio()));
+    } catch (RocksDBException e) {
+      // Only an optimisation: the store opens anyway, and the next open tries again.
+      LOG.warn("p2kv shard {} ({}): cannot merge its small files: {}", shard, dir, e.getMessage());
+      return;
+    }
+    LOG.info(
+        "p2kv shard {} ({}): merged {} SST and {} blob files ({} KiB) into {} and {}",
+        shard, dir, shape.sstFiles(), shape.blobFiles(), (shape.sstBytes() + shape.blobBytes()) >> 10,
+        sstFileCount(), db.getLongProperty(dataCf, "rocksdb.num-blob-files"));
+  }
+
+  private long sstFileCount() {
+    long n = 0;
+    for (LevelMetaData level : db.getColumnFamilyMetaData(dataCf).levels()) {
+      n += level.files().size();
+    }
+    return n;
   }
 
   @Override
@@ -491,9 +566,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   @Override
   public void compact() {
     tuneLock.lock();
-    try (CompactRangeOptions range =
-        new CompactRangeOptions()
-            .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForceOptimized)) {
+    try {
       // Collect every blob file's garbage, whatever the settings (the adaptive policy turns
       // collection off while it sees only inserts; the user asked for a full compaction).
       // Under a size-aware placement, medium values go inline at the last level, where a full
@@ -503,7 +576,24 @@ final class RocksDbEngine implements Engine, EngineAdmin {
       if (s.largeFromBytes() > 0 && s.minBlobBytes() < s.largeFromBytes()) {
         during = during.withPlacement(s.largeFromBytes(), s.blobFromLevel());
       }
-      boolean changed = !BlobOptionsMapping.sameOptions(during, s);
+      compactAll(during);
+    } catch (RocksDBException e) {
+      throw failure("compact", e);
+    } finally {
+      tuneLock.unlock();
+    }
+  }
+
+  /**
+   * Compacts the whole data column family, the bottom level included, with {@code during} in
+   * force, then restores the settings. Called under {@code tuneLock}.
+   */
+  private void compactAll(SeparationSettings during) throws RocksDBException {
+    SeparationSettings s = separation;
+    boolean changed = !BlobOptionsMapping.sameOptions(during, s);
+    try (CompactRangeOptions range =
+        new CompactRangeOptions()
+            .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForceOptimized)) {
       if (changed) {
         db.setOptions(dataCf, BlobOptionsMapping.mutable(during));
       }
@@ -514,10 +604,6 @@ final class RocksDbEngine implements Engine, EngineAdmin {
           db.setOptions(dataCf, BlobOptionsMapping.mutable(s));
         }
       }
-    } catch (RocksDBException e) {
-      throw failure("compact", e);
-    } finally {
-      tuneLock.unlock();
     }
   }
 

@@ -70,6 +70,14 @@ import org.rocksdb.WriteOptions;
  * They apply to the data column family only; the metadata column family keeps every value
  * inline.
  *
+ * <h2>Recovery without small flushes</h2>
+ * RocksDB flushes the memtables it rebuilt from the WAL while it opens, so a store opened and
+ * closed after a few writes gets one small L0 file per open, and one small blob file with it when
+ * values are separated (issue 14). Shards open with {@code avoid_flush_during_recovery}: the
+ * recovered writes stay in the memtable and their WAL files stay until it is flushed; {@link
+ * RocksDbEngine#startCompactions()} flushes once several sessions or a quarter of a memtable have
+ * accumulated ({@link SmallFiles}).
+ *
  * <h2>Close order</h2>
  * Engines first (each closes its DB, then its write options, options and statistics, then calls
  * the tuning hook's {@code close}); then this factory: write-buffer manager, table filter, cache,
@@ -205,6 +213,10 @@ public final class RocksDbEngineFactory implements EngineFactory {
           .setBytesPerSync(1L << 20)
           .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
           .setKeepLogFileNum(2)
+          // Keep what the WAL holds in the memtable at open instead of flushing it into a small
+          // L0 file (and blob file) per open; RocksDbEngine.startCompactions flushes it once it
+          // is no longer small (issue 14).
+          .setAvoidFlushDuringRecovery(true)
           .setTableFormatConfig(table);
       BlobOptionsMapping.apply(options, separation, writeBufferBytes);
       if (configurer != null) {
