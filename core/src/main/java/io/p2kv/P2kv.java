@@ -117,6 +117,8 @@ import java.util.function.Function;
  * All store errors extend {@link P2kvException}: {@link StoreClosedException}, {@link
  * StoreFailedException}, {@link ShardFailedException}, {@link QueueFullException}, {@link
  * StoreLockedException}, {@link ManifestMismatchException}, {@link StoreCorruptedException}.
+ * {@link #health()} tells open, failed and closed apart without an exception; the README's
+ * "Failure and recovery" says what each failure does to the store and what to do.
  */
 public final class P2kv implements AutoCloseable {
   /** The longest key, in bytes. */
