@@ -624,6 +624,8 @@ public final class P2kv implements AutoCloseable {
     private boolean recordLatency;
     private boolean jmx;
     private boolean leakDetection;
+    /** Negative: the default share of the memory budget. */
+    private long cacheBytes = -1;
     private RocksDbConfigurer configurer;
     private ValueSeparation valueSeparation = ValueSeparation.sizeAware();
     private SeparationTuner.Limits tunerLimits = SeparationTuner.Limits.DEFAULT;
@@ -862,6 +864,28 @@ public final class P2kv implements AutoCloseable {
     }
 
     /**
+     * Bytes of the on-heap cache of point-read results (values and absent keys), taken from {@link
+     * #memoryBudgetBytes}: RocksDB's caches and memtables get the rest. The cache is exactly
+     * coherent with the store: a get that starts after a write completed never returns an older
+     * value (every key's writes pass through its shard's worker, which updates the cache before it
+     * completes them; see docs/ARCHITECTURE.md). {@code get}, {@code multiGet} and their async
+     * variants use it; ordered reads do not. It pays off on skewed reads (a few hot keys) and
+     * costs a lookup per read otherwise. 0 turns it off. Default: an eighth of the memory budget
+     * (64 MiB of the default 512 MiB). The cached values live on the Java heap: size the heap for
+     * them.
+     *
+     * @param bytes 0 (off) up to half of the memory budget
+     * @return this builder
+     */
+    public Builder cacheBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("cacheBytes must be at least 0: " + bytes);
+      }
+      this.cacheBytes = bytes;
+      return this;
+    }
+
+    /**
      * Which values are kept inline in the LSM-trees and which go to blob files (key-value
      * separation), per shard. Default {@link ValueSeparation#sizeAware()}: small values inline,
      * large ones in blob files, medium ones where they cost least, retuned while the store runs.
@@ -921,6 +945,12 @@ public final class P2kv implements AutoCloseable {
         throw new IllegalArgumentException(
             "shards=" + shards + " but " + splitKeys.size() + " split keys make " + (splitKeys.size() + 1) + " shards");
       }
+      long cache = cacheBytes < 0 ? memoryBudgetBytes / 8 : cacheBytes;
+      if (cache > memoryBudgetBytes / 2) {
+        throw new IllegalArgumentException(
+            "cacheBytes " + cache + " is more than half of memoryBudgetBytes " + memoryBudgetBytes
+                + ": RocksDB needs the rest; raise the budget or lower the cache");
+      }
       return new StoreConfig(
           dir,
           shards,
@@ -941,7 +971,8 @@ public final class P2kv implements AutoCloseable {
           tunerLimits,
           engineFactory,
           splitKeys,
-          leakDetection);
+          leakDetection,
+          cache);
     }
   }
 }

@@ -57,6 +57,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private final ShardWriter writer;
   private final CrossShardParticipant participant;
   private final WorkerCounters counters = new WorkerCounters();
+  /** Null when the store caches no values. */
+  private final ValueCache cache;
   /** Records the latency of the async requests this worker completes; null when off. */
   private final LatencyRecorder latency;
   private final Request[] run;
@@ -79,7 +81,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       int maxBatch,
       long maxBatchBytes,
       LatencyRecorder latency,
-      WriteProfile profile) {
+      WriteProfile profile,
+      ValueCache cache) {
     this.shard = shard;
     this.queue = queue;
     this.engine = engine;
@@ -89,7 +92,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     this.maxBatch = maxBatch;
     this.maxBatchBytes = maxBatchBytes;
     this.latency = latency;
-    this.writer = new ShardWriter(engine, profile);
+    this.writer = new ShardWriter(engine, profile, cache, shard);
+    this.cache = cache;
     this.participant = new CrossShardParticipant(shard, engine, writer, counters, signal);
     this.run = new Request[maxBatch];
     this.runResults = new Object[maxBatch];
@@ -248,7 +252,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     }
     counters.read(count);
     try {
-      if (n == 1 && first instanceof Request.Get get) {
+      if (n == 1 && first instanceof Request.Get get && cache == null) {
         runResults[0] = engine.get(get.key);
         finishRun(1, runResults, null);
         return 1;
@@ -261,7 +265,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
           keys.addAll(((Request.MultiGetPart) run[i]).keys);
         }
       }
-      List<byte[]> values = engine.multiGet(keys);
+      List<byte[]> values = cache == null ? engine.multiGet(keys) : readThroughCache(keys);
       keys.clear();
       int at = 0;
       Object[] results = runResults;
@@ -280,6 +284,43 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       finishRun(n, null, Errors.shardFailed(shard, e));
     }
     return n;
+  }
+
+  /**
+   * The values of {@code keys} from the value cache where it has them, the rest from one engine
+   * read, which then fills the cache. On the worker no write of this shard is in progress, so
+   * the stamps are even and the fills stand (see {@link ValueCache}); hits are answered in queue
+   * order, after the writes queued before the read.
+   */
+  private List<byte[]> readThroughCache(List<byte[]> keys) {
+    int size = keys.size();
+    List<byte[]> values = new ArrayList<>(size);
+    ArrayList<byte[]> missing = null;
+    int[] at = null;
+    for (int i = 0; i < size; i++) {
+      Object hit = cache.lookup(new ValueCache.Key(keys.get(i)));
+      if (hit == ValueCache.MISS) {
+        if (missing == null) {
+          missing = new ArrayList<>();
+          at = new int[size];
+        }
+        at[missing.size()] = i;
+        missing.add(keys.get(i));
+        values.add(null);
+      } else {
+        values.add((byte[]) hit);
+      }
+    }
+    if (missing == null) {
+      return values;
+    }
+    List<byte[]> read = missing.size() == 1 ? java.util.Collections.singletonList(engine.get(missing.get(0))) : engine.multiGet(missing);
+    for (int m = 0; m < read.size(); m++) {
+      ValueCache.Key k = new ValueCache.Key(missing.get(m));
+      cache.fill(shard, k, cache.stamp(shard, k), read.get(m));
+      values.set(at[m], read.get(m));
+    }
+    return values;
   }
 
   // ---------------------------------------------------------------- scans

@@ -50,6 +50,8 @@ public final class StoreCore implements AutoCloseable {
   private final StoreState state;
   private final RequestDispatcher dispatcher;
   private final PointReads reads;
+  /** Null when the store caches no values. */
+  private final ValueCache cache;
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
   private final OpenIterators iterators;
@@ -71,11 +73,13 @@ public final class StoreCore implements AutoCloseable {
       StoreState state,
       RequestDispatcher dispatcher,
       PointReads reads,
+      ValueCache cache,
       CrossShardCoordinator crossShard,
       LatencyRecorder latency,
       EngineFactory engineFactory,
       StoreLock lock,
       boolean leakDetection) {
+    this.cache = cache;
     this.dir = dir;
     this.name = dir.toString();
     this.shards = shards;
@@ -398,7 +402,11 @@ public final class StoreCore implements AutoCloseable {
     for (Shard s : shards.all()) {
       list.add(s.snapshot());
     }
-    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked());
+    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked(), cacheStats());
+  }
+
+  private io.p2kv.CacheStats cacheStats() {
+    return cache == null ? io.p2kv.CacheStats.NONE : cache.stats();
   }
 
   /**

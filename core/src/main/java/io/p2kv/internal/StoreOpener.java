@@ -98,21 +98,28 @@ public final class StoreOpener {
       LatencyRecorder latency = config.recordLatency() ? LatencyRecorder.create() : null;
       boolean adaptive = config.valueSeparation().adaptive();
       ShardConfig shardConfig = ShardConfig.of(config);
+      ValueCache cache = config.cacheBytes() > 0 ? new ValueCache(shardCount, config.cacheBytes()) : null;
       Shard[] shardArray = new Shard[shardCount];
       for (int i = 0; i < shardCount; i++) {
         shardArray[i] =
-            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null);
+            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null, cache);
       }
       ShardSet shards = new ShardSet(shardArray, manifest.newPartitioner());
       RequestDispatcher dispatcher = new RequestDispatcher(config.yieldWaitNanos(), latency);
-      PointReads reads =
+      PointReads uncached =
           config.readPath() == ReadPath.DIRECT
               ? new DirectPointReads(shards, dispatcher)
               : new WorkerPointReads(shards, dispatcher, config.maxBatch());
+      // Reads on the workers use the cache on the worker, in queue order (ShardWorker); reads on
+      // the caller's thread use it there.
+      PointReads reads =
+          cache == null || config.readPath() != ReadPath.DIRECT
+              ? uncached
+              : new CachedPointReads(uncached, cache, shards, state, dispatcher);
       CrossShardCoordinator crossShard =
           new CrossShardCoordinator(shards, state, new GsnSequence(engines.get(0), maxGsn));
       StoreCore store =
-          new StoreCore(dir, shards, state, dispatcher, reads, crossShard, latency, factory, lock, config.leakDetection());
+          new StoreCore(dir, shards, state, dispatcher, reads, cache, crossShard, latency, factory, lock, config.leakDetection());
       if (config.jmx()) {
         jmx = JmxRegistration.register(dir, shardCount, store::stats, store::shardStats, config.recordLatency());
       }
@@ -161,7 +168,7 @@ public final class StoreOpener {
     }
     return new RocksDbEngineFactory(
         shardCount,
-        config.memoryBudgetBytes(),
+        config.memoryBudgetBytes() - config.cacheBytes(),
         config.durability(),
         config.configurer(),
         SeparationPolicy.initialSettings(config.valueSeparation()));
