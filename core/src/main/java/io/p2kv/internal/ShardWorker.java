@@ -8,6 +8,7 @@ import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.WriteProfile;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
@@ -293,34 +294,12 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
    * order, after the writes queued before the read.
    */
   private List<byte[]> readThroughCache(List<byte[]> keys) {
-    int size = keys.size();
-    List<byte[]> values = new ArrayList<>(size);
-    ArrayList<byte[]> missing = null;
-    int[] at = null;
-    for (int i = 0; i < size; i++) {
-      Object hit = cache.lookup(new ValueCache.Key(keys.get(i)));
-      if (hit == ValueCache.MISS) {
-        if (missing == null) {
-          missing = new ArrayList<>();
-          at = new int[size];
-        }
-        at[missing.size()] = i;
-        missing.add(keys.get(i));
-        values.add(null);
-      } else {
-        values.add((byte[]) hit);
-      }
+    ValueCache.Lookup lookup = cache.new Lookup(keys, k -> shard);
+    List<byte[]> missing = lookup.missing;
+    if (missing.isEmpty()) {
+      return lookup.values;
     }
-    if (missing == null) {
-      return values;
-    }
-    List<byte[]> read = missing.size() == 1 ? java.util.Collections.singletonList(engine.get(missing.get(0))) : engine.multiGet(missing);
-    for (int m = 0; m < read.size(); m++) {
-      ValueCache.Key k = new ValueCache.Key(missing.get(m));
-      cache.fill(shard, k, cache.stamp(shard, k), read.get(m));
-      values.set(at[m], read.get(m));
-    }
-    return values;
+    return lookup.complete(missing.size() == 1 ? Collections.singletonList(engine.get(missing.get(0))) : engine.multiGet(missing));
   }
 
   // ---------------------------------------------------------------- scans

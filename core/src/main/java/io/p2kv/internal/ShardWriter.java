@@ -23,9 +23,8 @@ final class ShardWriter implements AutoCloseable {
   private final ValueCache cache;
   private final int shard;
   /** The keys the pending batch writes, and what each then holds (null: deleted), for the cache. */
-  private final ArrayList<byte[]> writtenKeys = new ArrayList<>();
+  private final ArrayList<ValueCache.Key> writtenKeys = new ArrayList<>();
   private final ArrayList<Object> writtenValues = new ArrayList<>();
-  private int[] stripes = new int[64];
 
   /** A {@link #writtenValues} entry: drop the key from the cache, whatever the write did. */
   static final Object INVALIDATE = new Object();
@@ -66,7 +65,7 @@ final class ShardWriter implements AutoCloseable {
 
   private void written(byte[] key, Object value) {
     if (cache != null) {
-      writtenKeys.add(key);
+      writtenKeys.add(new ValueCache.Key(key));
       writtenValues.add(value);
     }
   }
@@ -152,17 +151,14 @@ final class ShardWriter implements AutoCloseable {
 
   private void beginCacheWrite() {
     if (cache != null && !writtenKeys.isEmpty()) {
-      if (stripes.length < writtenKeys.size()) {
-        stripes = new int[Math.max(writtenKeys.size(), 2 * stripes.length)];
-      }
-      cache.beginWrite(shard, writtenKeys, stripes);
+      cache.beginWrite(shard, writtenKeys);
     }
   }
 
   private void endCacheWrite(boolean applied) {
     if (cache != null && !writtenKeys.isEmpty()) {
       try {
-        cache.endWrite(shard, writtenKeys, writtenValues, stripes, applied);
+        cache.endWrite(shard, writtenKeys, writtenValues, applied);
       } finally {
         writtenKeys.clear();
         writtenValues.clear();

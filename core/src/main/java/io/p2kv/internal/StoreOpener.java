@@ -106,16 +106,12 @@ public final class StoreOpener {
       }
       ShardSet shards = new ShardSet(shardArray, manifest.newPartitioner());
       RequestDispatcher dispatcher = new RequestDispatcher(config.yieldWaitNanos(), latency);
-      PointReads uncached =
-          config.readPath() == ReadPath.DIRECT
-              ? new DirectPointReads(shards, dispatcher)
-              : new WorkerPointReads(shards, dispatcher, config.maxBatch());
-      // Reads on the workers use the cache on the worker, in queue order (ShardWorker); reads on
-      // the caller's thread use it there.
+      // Direct reads use the value cache on the caller's thread, reads on the workers on the
+      // worker (in queue order; ShardWorker).
       PointReads reads =
-          cache == null || config.readPath() != ReadPath.DIRECT
-              ? uncached
-              : new CachedPointReads(uncached, cache, shards, state, dispatcher);
+          config.readPath() == ReadPath.DIRECT
+              ? new DirectPointReads(shards, dispatcher, cache, state)
+              : new WorkerPointReads(shards, dispatcher, config.maxBatch());
       CrossShardCoordinator crossShard =
           new CrossShardCoordinator(shards, state, new GsnSequence(engines.get(0), maxGsn));
       StoreCore store =
@@ -204,16 +200,8 @@ public final class StoreOpener {
    * would be ignored, and the keys it holds silently missing: refuse to open.
    */
   private static void checkNoStrayShards(Path dir, int shards) {
-    List<String> stray;
-    try (Stream<Path> list = Files.list(dir)) {
-      stray =
-          list.map(p -> p.getFileName().toString())
-              .filter(n -> n.matches("shard-\\d{1,9}") && Integer.parseInt(n.substring(6)) >= shards)
-              .sorted()
-              .toList();
-    } catch (IOException | NumberFormatException e) {
-      throw new P2kvException("cannot list store directory " + dir + ": " + e, e);
-    }
+    List<String> stray =
+        names(dir).stream().filter(n -> n.matches("shard-\\d{1,9}") && Integer.parseInt(n.substring(6)) >= shards).toList();
     if (!stray.isEmpty()) {
       throw new StoreCorruptedException(
           "store " + dir + " has " + shards + " shards in its MANIFEST but also " + stray
@@ -223,12 +211,7 @@ public final class StoreOpener {
   }
 
   private static void checkEmptyForCreate(Path dir) {
-    List<String> names;
-    try (Stream<Path> list = Files.list(dir)) {
-      names = list.map(p -> p.getFileName().toString()).filter(n -> !n.equals(StoreLock.FILE_NAME)).sorted().toList();
-    } catch (IOException e) {
-      throw new P2kvException("cannot list store directory " + dir + ": " + e, e);
-    }
+    List<String> names = names(dir).stream().filter(n -> !n.equals(StoreLock.FILE_NAME)).toList();
     if (names.isEmpty()) {
       return;
     }
@@ -240,5 +223,14 @@ public final class StoreOpener {
     }
     throw new P2kvException(
         "directory " + dir + " is not empty and is not a p2kv store (no " + Manifest.FILE_NAME + "); found " + names);
+  }
+
+  /** The names in the store directory, sorted. */
+  private static List<String> names(Path dir) {
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new P2kvException("cannot list store directory " + dir + ": " + e, e);
+    }
   }
 }

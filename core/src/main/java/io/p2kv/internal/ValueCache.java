@@ -4,9 +4,11 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.ToIntFunction;
 
 /**
  * The store's on-heap cache of point-read results (values, and absent keys), kept exactly coherent
@@ -139,23 +141,75 @@ final class ValueCache {
    * @param value what the engine returned (null: absent); copied
    */
   void fill(int shard, Key key, long stamp, byte[] value) {
-    if ((stamp & 1) != 0) {
-      return;
-    }
     AtomicLongArray v = versions[shard];
     int stripe = key.stripe();
+    if ((stamp & 1) != 0 || v.get(stripe) != stamp) {
+      return; // refused already: copy nothing (the check inside compute is the one that counts)
+    }
     Object entry = value == null ? ABSENT : value.clone();
     cache.asMap().compute(key.copy(), (k, old) -> old != null ? old : v.get(stripe) == stamp ? entry : null);
+  }
+
+  /**
+   * One read of several keys through the cache: the hits, and the stamps of the misses taken now,
+   * before the caller reads the misses; {@link #complete} places and caches what they read.
+   */
+  final class Lookup {
+    /** The values in key order: hits now, misses after {@link #complete}. */
+    final List<byte[]> values;
+    /** The keys to read, in the order {@link #complete} expects their values. */
+    final List<byte[]> missing = new ArrayList<>();
+    private final int[] at;
+    private final Key[] missingKeys;
+    private final long[] stamps;
+    private final int[] shardOf;
+
+    Lookup(List<byte[]> keys, ToIntFunction<byte[]> shardOfKey) {
+      int n = keys.size();
+      values = new ArrayList<>(Arrays.asList(new byte[n][]));
+      at = new int[n];
+      missingKeys = new Key[n];
+      stamps = new long[n];
+      shardOf = new int[n];
+      for (int i = 0; i < n; i++) {
+        Key k = new Key(keys.get(i));
+        Object hit = lookup(k);
+        if (hit != MISS) {
+          values.set(i, (byte[]) hit);
+          continue;
+        }
+        int m = missing.size();
+        at[m] = i;
+        missingKeys[m] = k;
+        shardOf[m] = shardOfKey.applyAsInt(k.bytes);
+        stamps[m] = stamp(shardOf[m], k);
+        missing.add(k.bytes);
+      }
+    }
+
+    /**
+     * Places and caches what the misses read.
+     *
+     * @param read the values of {@link #missing}, in its order
+     * @return {@link #values}, complete
+     */
+    List<byte[]> complete(List<byte[]> read) {
+      for (int m = 0; m < read.size(); m++) {
+        byte[] value = read.get(m);
+        fill(shardOf[m], missingKeys[m], stamps[m], value);
+        values.set(at[m], value);
+      }
+      return values;
+    }
   }
 
   // ---------------------------------------------------------------- writes (the shard's worker)
 
   /** Step 1: the stripes of {@code keys} become odd. Only the shard's worker calls this. */
-  void beginWrite(int shard, List<byte[]> keys, int[] stripesOut) {
+  void beginWrite(int shard, List<Key> keys) {
     AtomicLongArray v = versions[shard];
     for (int i = 0; i < keys.size(); i++) {
-      int stripe = new Key(keys.get(i)).stripe();
-      stripesOut[i] = stripe;
+      int stripe = keys.get(i).stripe();
       long s = v.get(stripe);
       if ((s & 1) == 0) {
         v.set(stripe, s + 1);
@@ -170,9 +224,9 @@ final class ValueCache {
    * @param values the value each key now has (null: deleted); {@code applied} false drops them all
    *     (a failed write, or an invalidation)
    */
-  void endWrite(int shard, List<byte[]> keys, List<Object> values, int[] stripes, boolean applied) {
+  void endWrite(int shard, List<Key> keys, List<Object> values, boolean applied) {
     for (int i = 0; i < keys.size(); i++) {
-      Key key = new Key(keys.get(i));
+      Key key = keys.get(i);
       Object value = values.get(i);
       if (!applied || value == ShardWriter.INVALIDATE) {
         cache.invalidate(key);
@@ -183,9 +237,10 @@ final class ValueCache {
     }
     AtomicLongArray v = versions[shard];
     for (int i = 0; i < keys.size(); i++) {
-      long s = v.get(stripes[i]);
+      int stripe = keys.get(i).stripe();
+      long s = v.get(stripe);
       if ((s & 1) != 0) {
-        v.set(stripes[i], s + 1);
+        v.set(stripe, s + 1);
       }
     }
   }

@@ -19,12 +19,10 @@ class ValueCacheTest {
   private final ValueCache.Key k = new ValueCache.Key(key);
 
   private void write(byte[] value) {
-    int[] stripes = new int[1];
-    List<byte[]> keys = List.of(key);
     List<Object> values = new ArrayList<>();
     values.add(value);
-    cache.beginWrite(0, keys, stripes);
-    cache.endWrite(0, keys, values, stripes, true);
+    cache.beginWrite(0, List.of(k));
+    cache.endWrite(0, List.of(k), values, true);
   }
 
   @Test
@@ -37,14 +35,13 @@ class ValueCacheTest {
 
   @Test
   void shouldRefuseAFillWhileAWriteIsInProgress() {
-    int[] stripes = new int[1];
-    cache.beginWrite(0, List.of(key), stripes); // worker: step 1
+    cache.beginWrite(0, List.of(k)); // worker: step 1
     long stamp = cache.stamp(0, k); // reader: stamp (odd)
     cache.fill(0, k, stamp, new byte[] {1}); // reader: engine read, fill
     assertSame(ValueCache.MISS, cache.lookup(k));
     List<Object> values = new ArrayList<>();
     values.add(new byte[] {2});
-    cache.endWrite(0, List.of(key), values, stripes, true);
+    cache.endWrite(0, List.of(k), values, true);
     assertSame(ValueCache.MISS, cache.lookup(k));
   }
 
@@ -64,11 +61,10 @@ class ValueCacheTest {
     assertNull(cache.lookup(k), "a cached absent key");
     cache.fill(0, new ValueCache.Key(new byte[] {9}), cache.stamp(0, new ValueCache.Key(new byte[] {9})), null);
     assertNull(cache.lookup(new ValueCache.Key(new byte[] {9})));
-    int[] stripes = new int[1];
-    cache.beginWrite(0, List.of(key), stripes);
+    cache.beginWrite(0, List.of(k));
     List<Object> values = new ArrayList<>();
     values.add(new byte[] {3});
-    cache.endWrite(0, List.of(key), values, stripes, false);
+    cache.endWrite(0, List.of(k), values, false);
     assertSame(ValueCache.MISS, cache.lookup(k), "a write that may not have applied drops the key");
     cache.fill(0, k, cache.stamp(0, k), new byte[] {4});
     assertArrayEquals(new byte[] {4}, (byte[]) cache.lookup(k), "the stripe is even again: fills work");
@@ -77,11 +73,10 @@ class ValueCacheTest {
   @Test
   void shouldDropAnInvalidatedKey() {
     cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
-    int[] stripes = new int[1];
-    cache.beginWrite(0, List.of(key), stripes);
+    cache.beginWrite(0, List.of(k));
     List<Object> values = new ArrayList<>();
     values.add(ShardWriter.INVALIDATE);
-    cache.endWrite(0, List.of(key), values, stripes, true);
+    cache.endWrite(0, List.of(k), values, true);
     assertSame(ValueCache.MISS, cache.lookup(k));
   }
 
@@ -97,9 +92,8 @@ class ValueCacheTest {
     byte[] written = {2};
     List<Object> values = new ArrayList<>();
     values.add(written);
-    int[] stripes = new int[1];
-    cache.beginWrite(0, List.of(key), stripes);
-    cache.endWrite(0, List.of(key), values, stripes, true);
+    cache.beginWrite(0, List.of(k));
+    cache.endWrite(0, List.of(k), values, true);
     written[0] = 9; // the writer's array, which the application may reuse
     assertArrayEquals(new byte[] {2}, (byte[]) cache.lookup(k));
   }
