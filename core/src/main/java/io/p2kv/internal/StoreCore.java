@@ -219,7 +219,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<Void> writeAsync(Batch batch, long payloadBytes) {
     if (batch.isEmpty()) {
-      return state.isOpen() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(state.notOpen());
+      return state.completedIfOpen(null);
     }
     List<Batch.Op> ops = List.copyOf(batch.ops());
     int[] shardOfOp = crossShard.shardsOf(ops);
@@ -289,7 +289,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<List<byte[]>> multiGetAsync(List<byte[]> keys) {
     if (keys.isEmpty()) {
-      return state.isOpen() ? CompletableFuture.completedFuture(new ArrayList<>()) : CompletableFuture.failedFuture(state.notOpen());
+      return state.completedIfOpen(new ArrayList<>());
     }
     return reads.multiGetAsync(keys);
   }
