@@ -41,6 +41,30 @@ class MetricsTest {
   }
 
   @Test
+  void shouldExportTheValueCacheCountersAsStoreAttributes() throws Exception {
+    Path dir = tmp.resolve("cached");
+    try (P2kv store = small().shards(2).cacheBytes(1L << 20).jmx(true).open(dir)) {
+      store.put(Keys.key("a"), Keys.key("1"));
+      store.get(Keys.key("a")); // miss, fills
+      store.get(Keys.key("a")); // hit
+      store.get(Keys.key("a")); // hit
+      store.get(Keys.key("never")); // miss, fills an absent entry
+
+      ObjectName bean = storeName(dir);
+      CacheStats stats = store.stats().cache();
+      assertEquals(2L, stats.hits());
+      assertEquals(2L, stats.misses());
+      assertEquals(1L << 20, server.getAttribute(bean, "CacheCapacityBytes"));
+      assertEquals(stats.hits(), server.getAttribute(bean, "CacheHits"));
+      assertEquals(stats.misses(), server.getAttribute(bean, "CacheMisses"));
+      assertEquals(stats.evictions(), server.getAttribute(bean, "CacheEvictions"));
+      assertEquals(stats.entries(), server.getAttribute(bean, "CacheEntries"));
+      assertEquals(stats.bytes(), server.getAttribute(bean, "CacheBytes"));
+      assertEquals(0.5, (Double) server.getAttribute(bean, "CacheHitRatio"), 1e-9);
+    }
+  }
+
+  @Test
   void shouldExportStoreAndShardStatsAsMBeansWhileOpenAndRemoveThemOnClose() throws Exception {
     Path dir = tmp.resolve("store, with \"quotes\" = and *");
     try (P2kv store = small().shards(2).jmx(true).open(dir)) {

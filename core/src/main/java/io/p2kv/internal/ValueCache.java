@@ -2,11 +2,13 @@ package io.p2kv.internal;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.ToIntFunction;
 
@@ -56,9 +58,19 @@ final class ValueCache {
   /** Bytes an entry costs beyond its key and value: the key wrapper, node and array headers. */
   static final int ENTRY_OVERHEAD = 96;
 
+  /**
+   * Once the cache is full, a miss fills it one time in this many (chosen at random). An entry
+   * costs more to add than to look up (a copy of the key and value, a map node, and usually an
+   * eviction), and a key read once is rarely worth it: a hot key is filled within a few misses,
+   * while a uniform read pays the fill only on one miss in 64.
+   */
+  static final int FILL_ONE_IN = 64;
+
   private final Cache<Key, Object> cache;
   private final AtomicLongArray[] versions;
   private final long capacityBytes;
+  /** Whether the cache has evicted for size: from then on, fills are sampled. */
+  private volatile boolean full;
 
   ValueCache(int shards, long capacityBytes) {
     this.capacityBytes = capacityBytes;
@@ -67,6 +79,11 @@ final class ValueCache {
             .maximumWeight(capacityBytes)
             .weigher((Key k, Object v) -> ENTRY_OVERHEAD + k.bytes.length + (v instanceof byte[] b ? b.length : 0))
             .executor(Runnable::run)
+            .evictionListener((Key k, Object v, RemovalCause cause) -> {
+              if (cause == RemovalCause.SIZE && !full) {
+                full = true;
+              }
+            })
             .recordStats()
             .build();
     this.versions = new AtomicLongArray[shards];
@@ -136,11 +153,15 @@ final class ValueCache {
   }
 
   /**
-   * Caches what a miss read, unless a write to the key's stripe began since {@code stamp}.
+   * Caches what a miss read, unless a write to the key's stripe began since {@code stamp}; once the
+   * cache is full, only one miss in {@link #FILL_ONE_IN} fills it.
    *
    * @param value what the engine returned (null: absent); copied
    */
   void fill(int shard, Key key, long stamp, byte[] value) {
+    if (full && ThreadLocalRandom.current().nextInt(FILL_ONE_IN) != 0) {
+      return;
+    }
     AtomicLongArray v = versions[shard];
     int stripe = key.stripe();
     if ((stamp & 1) != 0 || v.get(stripe) != stamp) {

@@ -3,6 +3,7 @@ package io.p2kv.bench;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
+import io.p2kv.examples.tools.Zipfian;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,11 +83,15 @@ public class GetBenchmark {
     @Param({"default", "none"})
     public String separation;
 
+    /** The value cache: p2kv's default, off, or a size in MiB ({@link Stores#open}). */
+    @Param({"default"})
+    public String cache;
+
     P2kv store;
 
     @Setup(Level.Trial)
     public void open(Data data) {
-      store = Stores.open(shards, 32, Durability.WAL, ReadPath.valueOf(readPath), Stores.separation(separation));
+      store = Stores.open(shards, 32, Durability.WAL, ReadPath.valueOf(readPath), 50_000, Stores.separation(separation), cache);
       Stores.preload(store, data.keys, 112);
     }
 

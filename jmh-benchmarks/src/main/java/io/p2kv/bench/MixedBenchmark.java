@@ -3,6 +3,8 @@ package io.p2kv.bench;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
+import io.p2kv.examples.tools.Zipfian;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -62,11 +64,15 @@ public class MixedBenchmark {
     @Param({"1", "2"})
     public int shards;
 
+    /** The value cache: p2kv's default, off, or a size in MiB ({@link Stores#open}). */
+    @Param({"default"})
+    public String cache;
+
     P2kv store;
 
     @Setup(Level.Trial)
     public void open(Mix mix) {
-      store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT);
+      store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT, 50_000, ValueSeparation.none(), cache);
       Stores.preload(store, mix.keys, 112);
     }
 

@@ -1,10 +1,12 @@
 package io.p2kv.bench;
 
+import io.p2kv.CacheStats;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
 import io.p2kv.ValueSeparation;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,11 +39,34 @@ public final class Stores {
     return open(shards, maxBatch, durability, readPath, yieldWaitNanos, ValueSeparation.none());
   }
 
-  /** A p2kv store in a fresh temporary directory: every option the benchmarks vary. */
+  /** A p2kv store in a fresh temporary directory, with p2kv's default value cache. */
   public static P2kv open(
       int shards, int maxBatch, Durability durability, ReadPath readPath, long yieldWaitNanos, ValueSeparation separation) {
+    return open(shards, maxBatch, durability, readPath, yieldWaitNanos, separation, "default");
+  }
+
+  /**
+   * A p2kv store in a fresh temporary directory: every option the benchmarks vary.
+   *
+   * @param cache the value cache: "default" (what a store gets without choosing), "off", or a size
+   *     in MiB
+   */
+  public static P2kv open(
+      int shards,
+      int maxBatch,
+      Durability durability,
+      ReadPath readPath,
+      long yieldWaitNanos,
+      ValueSeparation separation,
+      String cache) {
     Path dir = BenchData.tempDir("p2kv-bench");
-    return P2kv.builder()
+    P2kv.Builder builder = P2kv.builder();
+    switch (cache) {
+      case "default" -> {}
+      case "off" -> builder.cacheBytes(0);
+      default -> builder.cacheBytes(Long.parseLong(cache) << 20);
+    }
+    return builder
         .shards(shards)
         .maxBatch(maxBatch)
         .durability(durability)
@@ -70,9 +95,14 @@ public final class Stores {
     };
   }
 
-  /** Closes a store and deletes its directory. */
+  /** Closes a store and deletes its directory; first prints its value cache's counters, if on. */
   public static void closeAndDelete(P2kv store) {
     if (store != null) {
+      CacheStats c = store.stats().cache();
+      if (c.capacityBytes() > 0) {
+        System.out.printf(Locale.ROOT, "# p2kv value cache: %d MiB, hit ratio %.3f (%d hits, %d misses), %d entries, %d evictions%n",
+            c.capacityBytes() >> 20, c.hitRatio(), c.hits(), c.misses(), c.entries(), c.evictions());
+      }
       Path dir = store.dir();
       store.close();
       BenchData.deleteTree(dir);

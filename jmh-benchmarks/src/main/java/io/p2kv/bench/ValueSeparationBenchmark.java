@@ -4,6 +4,7 @@ import io.p2kv.P2kv;
 import io.p2kv.ShardStats;
 import io.p2kv.StoreStats;
 import io.p2kv.ValueSeparation;
+import io.p2kv.examples.tools.Zipfian;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

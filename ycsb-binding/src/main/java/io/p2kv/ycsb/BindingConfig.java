@@ -32,6 +32,8 @@ import java.util.TreeSet;
  *   <tr><td>{@code p2kv.idlemode}</td><td>{@code park}</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.pinning}</td><td>{@code auto}</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.yieldwaitnanos}</td><td>50000</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.cachemb}</td><td>p2kv's default</td><td>p2kv: its value cache in MiB
+ *       (0: off), inside the memory budget</td></tr>
  *   <tr><td>{@code p2kv.valueseparation}</td><td>p2kv: {@code sizeaware}; baseline: {@code
  *       none}</td><td>both (see below)</td></tr>
  * </table>
@@ -63,6 +65,7 @@ import java.util.TreeSet;
  * @param yieldWaitNanos polling window before parking, or null
  * @param valueSeparation value-separation policy, or null (unset: p2kv's default for p2kv, every
  *     value inline for the baseline)
+ * @param cacheBytes p2kv's value cache, or null
  */
 record BindingConfig(
     Path dir,
@@ -75,7 +78,8 @@ record BindingConfig(
     IdleMode idleMode,
     Pinning pinning,
     Long yieldWaitNanos,
-    ValueSeparation valueSeparation) {
+    ValueSeparation valueSeparation,
+    Long cacheBytes) {
 
   static final String DIR = "p2kv.dir";
   static final String SYNC = "p2kv.sync";
@@ -88,6 +92,7 @@ record BindingConfig(
   static final String PINNING = "p2kv.pinning";
   static final String YIELD_WAIT_NANOS = "p2kv.yieldwaitnanos";
   static final String VALUE_SEPARATION = "p2kv.valueseparation";
+  static final String CACHE_MB = "p2kv.cachemb";
 
   /** Every property this binding knows. */
   static final List<String> KNOWN =
@@ -102,7 +107,8 @@ record BindingConfig(
           IDLE_MODE,
           PINNING,
           YIELD_WAIT_NANOS,
-          VALUE_SEPARATION);
+          VALUE_SEPARATION,
+          CACHE_MB);
 
   /** p2kv's default memory budget, given explicitly to both stores so that they match. */
   static final long DEFAULT_MEMORY_BUDGET_MB = 512;
@@ -140,7 +146,8 @@ record BindingConfig(
         enumOrNull(props, IDLE_MODE, IdleMode.class),
         enumOrNull(props, PINNING, Pinning.class),
         longOrNull(props, YIELD_WAIT_NANOS, 0, 10_000_000L),
-        separation(trimmed(props, VALUE_SEPARATION)));
+        separation(trimmed(props, VALUE_SEPARATION)),
+        mebibytesOrNull(props, CACHE_MB));
   }
 
   /**
@@ -172,6 +179,11 @@ record BindingConfig(
     }
     throw new IllegalArgumentException(
         VALUE_SEPARATION + " must be none, all, sizeaware, sizeaware-fixed or a threshold in bytes: " + v);
+  }
+
+  private static Long mebibytesOrNull(Properties props, String name) {
+    Long mb = longOrNull(props, name, 0, 1L << 20);
+    return mb == null ? null : mb << 20;
   }
 
   private static String trimmed(Properties props, String name) {

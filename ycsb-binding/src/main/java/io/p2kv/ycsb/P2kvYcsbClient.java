@@ -22,8 +22,8 @@ import java.util.List;
  * p2kv.sync} ({@code true}: {@code Durability.SYNC}, {@code false}: {@code Durability.WAL}),
  * {@code p2kv.readpath} ({@code direct}, {@code worker}), {@code p2kv.idlemode} ({@code park},
  * {@code backoff}, {@code yield}, {@code busy_spin}), {@code p2kv.pinning} ({@code auto}, {@code
- * always}, {@code never}), {@code p2kv.yieldwaitnanos}, {@code p2kv.memorybudgetmb}, {@code
- * p2kv.valueseparation} ({@code none}, {@code all}, a threshold in bytes, {@code sizeaware},
+ * always}, {@code never}), {@code p2kv.yieldwaitnanos}, {@code p2kv.memorybudgetmb}, {@code p2kv.cachemb} (the value cache
+ * in MiB, 0: off), {@code p2kv.valueseparation} ({@code none}, {@code all}, a threshold in bytes, {@code sizeaware},
  * {@code sizeaware-fixed}). Unset ones take p2kv's defaults.
  */
 public final class P2kvYcsbClient extends StoreYcsbClient {
@@ -49,6 +49,9 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
             .memoryBudgetBytes(c.memoryBudgetBytes());
     if (c.valueSeparation() != null) {
       b.valueSeparation(c.valueSeparation());
+    }
+    if (c.cacheBytes() != null) {
+      b.cacheBytes(c.cacheBytes());
     }
     if (c.shards() != null) {
       b.shards(c.shards());

@@ -37,6 +37,7 @@ class BindingConfigTest {
     assertNull(c.pinning());
     assertNull(c.yieldWaitNanos());
     assertNull(c.valueSeparation(), "unset: p2kv's default for p2kv, inline for the baseline");
+    assertNull(c.cacheBytes(), "unset: p2kv's default value cache");
   }
 
   @Test
@@ -53,7 +54,8 @@ class BindingConfigTest {
                 "p2kv.readpath", "worker",
                 "p2kv.idlemode", "busy-spin",
                 "p2kv.pinning", "Never",
-                "p2kv.yieldwaitnanos", "0"));
+                "p2kv.yieldwaitnanos", "0",
+                "p2kv.cachemb", "24"));
     assertEquals(Durability.SYNC, c.durability());
     assertEquals(64L << 20, c.memoryBudgetBytes());
     assertEquals(4, c.shards());
@@ -63,6 +65,7 @@ class BindingConfigTest {
     assertEquals(IdleMode.BUSY_SPIN, c.idleMode());
     assertEquals(Pinning.NEVER, c.pinning());
     assertEquals(0L, c.yieldWaitNanos());
+    assertEquals(24L << 20, c.cacheBytes());
     assertEquals(Durability.WAL, BindingConfig.parse(props("p2kv.dir", "/d", "p2kv.sync", "false")).durability());
   }
 

@@ -1,5 +1,6 @@
 package io.p2kv.internal.metrics;
 
+import io.p2kv.CacheStats;
 import io.p2kv.LatencyStats;
 import io.p2kv.LevelStats;
 import io.p2kv.OperationType;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code io.p2kv:type=Store,dir="<dir>"}: {@code Dir}, {@code Shards}, every numeric field
  *       of {@link ShardStats} summed over the shards ({@code max*} fields: the largest), {@code
  *       MeanWriteBatch}, {@code MeanReadBatch}, {@code LeakedIterators} ({@link
- *       StoreStats#leakedIterators()}), and, when latencies are recorded, {@code
+ *       StoreStats#leakedIterators()}), {@code Cache<Field>} for every field of {@link CacheStats}
+ *       and {@code CacheHitRatio} (the value cache; zeros when it is off), and, when latencies are recorded, {@code
  *       <Operation><Field>} for every {@link OperationType} and numeric field of {@link
  *       LatencyStats} (for example {@code PutP99Nanos}, {@code MultiGetCount}).
  *   <li>{@code io.p2kv:type=Shard,dir="<dir>",shard=<i>}: every numeric field of {@link
@@ -184,6 +186,12 @@ public final class JmxRegistration implements AutoCloseable {
     }));
     out.add(new Attr<>("LeakedIterators", long.class, "iterators dropped without close, closed by p2kv",
         StoreStats::leakedIterators));
+    for (RecordComponent c : CacheStats.class.getRecordComponents()) {
+      out.add(new Attr<>("Cache" + pascal(c.getName()), c.getType(), "CacheStats." + c.getName() + " of the value cache",
+          s -> read(c, s.cache())));
+    }
+    out.add(new Attr<>("CacheHitRatio", double.class, "value cache hits per point read that looked in it",
+        s -> s.cache().hitRatio()));
     if (latencies) {
       for (OperationType op : OperationType.values()) {
         for (RecordComponent c : LatencyStats.class.getRecordComponents()) {

@@ -1,5 +1,6 @@
 package io.p2kv.examples.tools;
 
+import io.p2kv.CacheStats;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ShardStats;
@@ -68,8 +69,18 @@ final class Demo {
     void run(SplittableRandom rnd, LongAdder done, AtomicBoolean stop) throws Exception;
   }
 
-  /** The two stores a workload runs against, and how many keys they hold. */
-  record Stores(P2kv p2kv, PlainRocksDb rocksDb, long keys) {}
+  /**
+   * The two stores a workload runs against, how many keys they hold, and the Zipfian (0.99) key
+   * choice over them.
+   */
+  record Stores(P2kv p2kv, PlainRocksDb rocksDb, long keys, Zipfian zipfian) {
+    Stores(P2kv p2kv, PlainRocksDb rocksDb, long keys) {
+      this(p2kv, rocksDb, keys, new Zipfian(keys, ZIPFIAN_THETA));
+    }
+  }
+
+  /** YCSB's default skew. */
+  static final double ZIPFIAN_THETA = 0.99;
 
   /**
    * One row of the table.
@@ -98,6 +109,12 @@ final class Demo {
           "random point reads of loaded keys; p2kv's default read path (DIRECT) reads RocksDB on the caller's thread",
           s -> loop(rnd -> s.p2kv().get(key(rnd.nextLong(s.keys())))),
           s -> loop(rnd -> s.rocksDb().get(key(rnd.nextLong(s.keys()))))),
+      new Workload("gets, Zipfian",
+          "point reads of loaded keys chosen Zipfian (0.99, scrambled over the key space, as YCSB does):"
+              + " a few keys are read most of the time",
+          s -> loop(rnd -> s.p2kv().get(key(s.zipfian().next(rnd)))),
+          s -> loop(rnd -> s.rocksDb().get(key(s.zipfian().next(rnd)))),
+          store -> store.stats().cache().capacityBytes() == 0 ? "p2kv's value cache is off" : ""),
       new Workload("scan " + SCAN_LENGTH,
           "one op is scan(a random loaded key, " + SCAN_LENGTH + "): up to " + SCAN_LENGTH + " pairs in a new list;"
               + " p2kv merges one RocksDB iterator per shard on the caller's thread, RocksDB reads one",
@@ -174,7 +191,7 @@ final class Demo {
     return k;
   }
 
-  private static long mix(long z) {
+  static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
     z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
     return z ^ (z >>> 31);
@@ -413,9 +430,16 @@ final class Demo {
         p2kv = run(w.name() + " on p2kv", w.p2kv().apply(stores), warmupMillis(), measureMillis());
         StoreStats after = stores.p2kv().stats();
         long calls = after.writeCalls() - before.writeCalls();
+        CacheStats cacheBefore = before.cache();
+        CacheStats cacheAfter = after.cache();
+        long cacheHits = cacheAfter.hits() - cacheBefore.hits();
+        long cacheReads = cacheHits + cacheAfter.misses() - cacheBefore.misses();
         if (calls > 0) {
           note = String.format(Locale.ROOT, "p2kv wrote %.1f puts per RocksDB write",
               (double) (after.writeOps() - before.writeOps()) / calls);
+        } else if (cacheReads > 0) {
+          note = String.format(Locale.ROOT, "p2kv's value cache (%d MiB) answered %.0f%% of gets",
+              cacheAfter.capacityBytes() >> 20, 100.0 * cacheHits / cacheReads);
         }
       } else {
         rocksDb = run(w.name() + " on RocksDB", w.rocksDb().apply(stores), warmupMillis(), measureMillis());

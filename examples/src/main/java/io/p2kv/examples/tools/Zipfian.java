@@ -1,4 +1,4 @@
-package io.p2kv.bench;
+package io.p2kv.examples.tools;
 
 import java.util.SplittableRandom;
 
@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
  * Scrambled Zipfian over {@code [0, n)}, as in YCSB (Gray et al., "Quickly generating billion-record
  * synthetic databases"): popular items are spread over the key space by a hash, so hot keys do not
  * cluster on one shard by construction. Immutable and thread-safe; pass each thread its own random.
+ * The demo's Zipfian row and the JMH benchmarks use it.
  */
 public final class Zipfian {
   private final long n;
@@ -49,6 +50,6 @@ public final class Zipfian {
     } else {
       rank = (long) (n * Math.pow(eta * u - eta + 1, alpha));
     }
-    return Long.remainderUnsigned(BenchData.mix(rank), n);
+    return Long.remainderUnsigned(Demo.mix(rank), n);
   }
 }
