@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -229,6 +230,59 @@ public final class StoreCore implements AutoCloseable {
       f.completeExceptionally(e);
     }
     return f;
+  }
+
+  // ---------------------------------------------------------------- updates
+
+  /**
+   * Sync update: the key's worker applies {@code fn} to its current value (see {@link
+   * ShardWorker}, "Updates").
+   *
+   * @param key key
+   * @param fn current value (null if absent) to new value (null deletes)
+   * @param operandBytes bytes the request carries besides the key (a merge operand), for the run's
+   *     byte cap
+   * @return the new value
+   */
+  public byte[] update(byte[] key, UnaryOperator<byte[]> fn, long operandBytes) {
+    return (byte[]) dispatcher.call(shards.of(key), new Request.Update(key, fn, operandBytes, false, null), OperationType.UPDATE);
+  }
+
+  /**
+   * Async update.
+   *
+   * @param key key
+   * @param fn the function
+   * @param operandBytes as for {@link #update}
+   * @return completes on the worker with the new value
+   */
+  public CompletableFuture<byte[]> updateAsync(byte[] key, UnaryOperator<byte[]> fn, long operandBytes) {
+    FutureListener<byte[]> f = new FutureListener<>();
+    return dispatcher.submitAsync(shards.of(key), new Request.Update(key, fn, operandBytes, false, f), f);
+  }
+
+  /**
+   * Sync counter increment (8-byte big-endian signed long; absent is 0).
+   *
+   * @param key key
+   * @param delta amount
+   * @return the counter's new value
+   */
+  public long increment(byte[] key, long delta) {
+    return (Long) dispatcher.call(
+        shards.of(key), new Request.Update(key, Counter.add(delta), Counter.BYTES, true, null), OperationType.UPDATE);
+  }
+
+  /**
+   * Async counter increment.
+   *
+   * @param key key
+   * @param delta amount
+   * @return completes on the worker with the counter's new value
+   */
+  public CompletableFuture<Long> incrementAsync(byte[] key, long delta) {
+    FutureListener<Long> f = new FutureListener<>();
+    return dispatcher.submitAsync(shards.of(key), new Request.Update(key, Counter.add(delta), Counter.BYTES, true, f), f);
   }
 
   // ---------------------------------------------------------------- point reads
