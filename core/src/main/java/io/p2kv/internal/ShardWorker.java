@@ -321,7 +321,9 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       } else if (!keys.isEmpty()) {
         read = engine.multiGet(keys);
       }
-      counters.read(keys.size());
+      if (!keys.isEmpty()) {
+        counters.read(keys.size());
+      }
       // Step 2: apply the run in queue order.
       for (int i = 0; i < n; i++) {
         Request r = run[i];
