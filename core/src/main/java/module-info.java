@@ -9,6 +9,7 @@
  * <h2>Module names of the dependencies</h2>
  * <ul>
  *   <li>{@code org.jctools.core}: jctools-core ships a module-info.
+ *   <li>{@code com.github.benmanes.caffeine}: Caffeine ships a module-info.
  *   <li>{@code org.slf4j}: slf4j-api ships a module-info (multi-release, {@code
  *       META-INF/versions/9}).
  *   <li>{@code org.agrona}: agrona has no module-info but a stable {@code Automatic-Module-Name}.
@@ -43,6 +44,7 @@ module io.p2kv {
   requires java.management; // the JMX MBeans of io.p2kv.internal.metrics
   requires org.agrona; // Automatic-Module-Name
   requires org.jctools.core; // module-info
+  requires com.github.benmanes.caffeine; // module-info (the value cache)
   requires org.slf4j; // module-info
   requires affinity; // filename-derived automatic name (see above)
   requires HdrHistogram; // filename-derived automatic name (see above)

@@ -15,21 +15,35 @@ import java.util.Optional;
  *     {@link KvIterator}, "Life cycle"); always counted, also without {@link
  *     P2kv.Builder#leakDetection(boolean)}. Should stay 0: anything else is a missing {@code
  *     close()}.
+ * @param cache the value cache's counters; {@link CacheStats#NONE} when the cache is off
  */
-public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators) {
+public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators, CacheStats cache) {
   /**
    * Creates a snapshot.
    *
    * @param shards per-shard statistics
    * @param latencies per-operation latencies, or an empty list
    * @param leakedIterators iterators closed because they were dropped open, at least 0
+   * @param cache the value cache's counters
    */
   public StoreStats {
     shards = List.copyOf(shards);
     latencies = List.copyOf(latencies);
+    java.util.Objects.requireNonNull(cache, "cache is null");
     if (leakedIterators < 0) {
       throw new IllegalArgumentException("leakedIterators is negative: " + leakedIterators);
     }
+  }
+
+  /**
+   * Creates a snapshot without a value cache.
+   *
+   * @param shards per-shard statistics
+   * @param latencies per-operation latencies, or an empty list
+   * @param leakedIterators iterators closed because they were dropped open, at least 0
+   */
+  public StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators) {
+    this(shards, latencies, leakedIterators, CacheStats.NONE);
   }
 
   /**

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * blob cache is carved out of the memory budget and obeys it. Checked through {@code stats()}
  * (placement, blob and SST bytes, cache counters) and against a model of the contents. The tuner's
  * timer is off: windows are stepped directly, so nothing sleeps.
+ *
+ * <p>The stores here cache no values ({@code cacheBytes(0)}): the policy counts the reads that
+ * reach RocksDB, and a cache hit reads no blob file.
  */
 class ReadAwareSeparationTest {
   @TempDir Path tmp;
@@ -39,7 +42,7 @@ class ReadAwareSeparationTest {
   }
 
   private P2kv open(Path dir) {
-    return P2kv.builder().shards(1).memoryBudgetBytes(32L << 20).separationTunerLimits(LIMITS).open(dir);
+    return P2kv.builder().shards(1).cacheBytes(0).memoryBudgetBytes(32L << 20).separationTunerLimits(LIMITS).open(dir);
   }
 
   /** Inserts {@code n} medium values as windows of 300 and steps the tuner after each. */
@@ -122,7 +125,7 @@ class ReadAwareSeparationTest {
     Path dir = tmp.resolve("resume");
     // A rate of one byte per second: the switch happens, the rewrite cannot start.
     SeparationTuner.Limits slow = new SeparationTuner.Limits(0, 300, 8 << 10, 64, 2, 2_000, 1);
-    try (P2kv store = P2kv.builder().shards(1).memoryBudgetBytes(32L << 20).separationTunerLimits(slow).open(dir)) {
+    try (P2kv store = P2kv.builder().shards(1).cacheBytes(0).memoryBudgetBytes(32L << 20).separationTunerLimits(slow).open(dir)) {
       load(store, rnd, 3_000);
       readAll(store);
       readAll(store);
@@ -186,7 +189,7 @@ class ReadAwareSeparationTest {
       assertTrue(s.blobCacheHits() >= 20_000L * 9 / 10, "the second pass hits: " + s.blobCacheHits());
       assertTrue(stats.blobCacheHitRate() > 0 && stats.blobCacheHitRate() < 1, "" + stats.blobCacheHitRate());
     }
-    try (P2kv store = P2kv.builder().shards(1).memoryBudgetBytes(budget).valueSeparation(ValueSeparation.none())
+    try (P2kv store = P2kv.builder().shards(1).cacheBytes(0).memoryBudgetBytes(budget).valueSeparation(ValueSeparation.none())
         .open(tmp.resolve("inline"))) {
       assertEquals(0, store.stats().blobCacheCapacityBytes(), "no blob files, no blob cache");
     }

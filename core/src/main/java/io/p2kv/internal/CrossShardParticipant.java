@@ -1,7 +1,9 @@
 package io.p2kv.internal;
 
+import io.p2kv.Batch;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
+import java.util.List;
 
 /**
  * Not thread-safe: one shard worker's side of cross-shard atomic batches (p2KVS section 4.5; the
@@ -26,6 +28,8 @@ final class CrossShardParticipant {
   /** The prepared part awaiting its batch's decision, or null. */
   private CrossShardTxn waitingFor;
   private byte[] undo;
+  /** The prepared part's operations, whose keys a rollback changes. */
+  private List<Batch.Op> preparedOps;
 
   CrossShardParticipant(int shard, Engine engine, ShardWriter writer, WorkerCounters counters, WorkerSignal signal) {
     this.shard = shard;
@@ -60,6 +64,7 @@ final class CrossShardParticipant {
     counters.wrote(part.ops.size(), part.bytes, false);
     counters.crossShardParts++;
     undo = record;
+    preparedOps = part.ops;
     waitingFor = txn;
     txn.listen(part.part, signal);
     part.complete(null); // the vote; the last vote decides, maybe on this thread
@@ -88,8 +93,10 @@ final class CrossShardParticipant {
       return false;
     }
     byte[] record = undo;
+    List<Batch.Op> ops = preparedOps;
     waitingFor = null;
     undo = null;
+    preparedOps = null;
     if (decision == CrossShardTxn.COMMIT) {
       try {
         writer.deleteMeta(txn.undoKey());
@@ -103,6 +110,9 @@ final class CrossShardParticipant {
       // store fails) and recovery rolls the part back on reopen. The caller hears of it either way.
       try {
         UndoRecord.addRollback(record, writer.pending());
+        for (Batch.Op op : ops) {
+          writer.invalidate(op.key()); // the rollback bypasses the writer's put and delete
+        }
         writer.deleteMeta(txn.undoKey());
         writer.commit();
       } finally {

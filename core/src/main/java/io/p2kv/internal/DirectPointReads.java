@@ -10,22 +10,46 @@ import java.util.function.BiConsumer;
 /**
  * Point reads on the caller's thread, straight from the shard's engine inside its reader guard
  * ({@link Shard#direct}): no hand-off, so a get costs what the engine's get costs plus routing.
- * Async variants complete before they return.
+ * With a {@link ValueCache}, a hit is answered from it, and a miss takes the key's stamp before it
+ * reads the engine and fills the cache after. Async variants complete before they return.
  */
 final class DirectPointReads implements PointReads {
   private final ShardSet shards;
   private final RequestDispatcher dispatcher;
+  /** Null when the store caches no values. */
+  private final ValueCache cache;
+  private final StoreState state;
 
-  DirectPointReads(ShardSet shards, RequestDispatcher dispatcher) {
+  DirectPointReads(ShardSet shards, RequestDispatcher dispatcher, ValueCache cache, StoreState state) {
     this.shards = shards;
     this.dispatcher = dispatcher;
+    this.cache = cache;
+    this.state = state;
   }
 
   @Override
   public byte[] get(byte[] key) {
     long start = dispatcher.startNanos();
-    byte[] value = shards.of(key).directRead(Engine::get, key, 1);
+    byte[] value = cache == null ? read(key) : readThroughCache(key);
     dispatcher.record(OperationType.GET, start);
+    return value;
+  }
+
+  private byte[] read(byte[] key) {
+    return shards.of(key).directRead(Engine::get, key, 1);
+  }
+
+  private byte[] readThroughCache(byte[] key) {
+    state.checkOpen(); // a hit enters no shard, so it checks the store itself
+    ValueCache.Key k = new ValueCache.Key(key);
+    Object hit = cache.lookup(k);
+    if (hit != ValueCache.MISS) {
+      return (byte[]) hit;
+    }
+    int shard = shards.indexOf(key);
+    long stamp = cache.stamp(shard, k);
+    byte[] value = read(key);
+    cache.fill(shard, k, stamp, value);
     return value;
   }
 
@@ -53,6 +77,19 @@ final class DirectPointReads implements PointReads {
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
     long start = dispatcher.startNanos();
+    List<byte[]> values;
+    if (cache == null) {
+      values = readAll(keys);
+    } else {
+      state.checkOpen();
+      ValueCache.Lookup lookup = cache.new Lookup(keys, shards::indexOf);
+      values = lookup.missing.isEmpty() ? lookup.values : lookup.complete(readAll(lookup.missing));
+    }
+    dispatcher.record(OperationType.MULTI_GET, start);
+    return values;
+  }
+
+  private List<byte[]> readAll(List<byte[]> keys) {
     MultiGetScatter scatter = new MultiGetScatter(shards, keys);
     for (int s = 0; s < shards.count(); s++) {
       List<byte[]> ks = scatter.keysOf(s);
@@ -60,7 +97,6 @@ final class DirectPointReads implements PointReads {
         scatter.place(s, 0, shards.get(s).directRead(Engine::multiGet, ks, ks.size()));
       }
     }
-    dispatcher.record(OperationType.MULTI_GET, start);
     return scatter.values();
   }
 

@@ -70,7 +70,8 @@ final class Shard {
       ShardConfig config,
       CpuPinning pinning,
       LatencyRecorder latency,
-      WriteProfile profile) {
+      WriteProfile profile,
+      ValueCache cache) {
     this.index = index;
     this.engine = engine;
     this.store = store;
@@ -78,7 +79,8 @@ final class Shard {
     this.queue = new MpscArrayQueue<>(config.queueCapacity());
     this.worker =
         new ShardWorker(
-            index, queue, engine, store, signal, pinning, config.maxBatch(), config.maxBatchBytes(), latency, profile);
+            index, queue, engine, store, signal, pinning, config.maxBatch(), config.maxBatchBytes(), latency, profile,
+            cache);
   }
 
   /** Starts the worker thread. */

@@ -12,6 +12,7 @@ import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.WriteProfile;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeMap;
 import org.agrona.concurrent.Agent;
@@ -38,8 +39,9 @@ import org.jctools.queues.MpscArrayQueue;
  *
  * <ol>
  *   <li>Find the updates whose key no earlier request of the run writes, and read those keys with
- *       one engine multiGet (one get for a single key). The engine holds everything committed by
- *       earlier runs; what this run writes is not committed yet.
+ *       one engine multiGet (one get for a single key), through the value cache when the store has
+ *       one, like a read run. The engine holds everything committed by earlier runs; what this run
+ *       writes is not committed yet.
  *   <li>Apply the requests in queue order. Puts, deletes and batches go to the pending batch as
  *       usual and are noted in the run's overlay (key to latest value, unsigned byte order). Each
  *       update's function gets the current value: the one read in step 1, or the overlay's, so
@@ -49,8 +51,10 @@ import org.jctools.queues.MpscArrayQueue;
  *       one update uses the single-operation put or delete.
  * </ol>
  *
- * A function gets an array nobody else holds: the engine's fresh copy, or a copy of an overlay
- * value (which the caller of an earlier put or update still owns). A function that throws, or
+ * A function gets an array nobody else holds: the engine's fresh copy, the cache's copy, or a copy
+ * of an overlay value (which the caller of an earlier put or update still owns). What it returns
+ * goes to the engine batch and to its caller; the cache keeps a copy of its own ({@link
+ * ValueCache#endWrite}), updated through {@link ShardWriter} exactly as for a put or delete. A function that throws, or
  * returns an oversized value, fails only its own request ({@link UpdateFunctionException}, with
  * what it threw as the cause; for a counter, what the counter threw): it wrote nothing, the overlay
  * keeps the value from before it (a key whose engine copy it was given is read again if a later
@@ -91,6 +95,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private final ShardWriter writer;
   private final CrossShardParticipant participant;
   private final WorkerCounters counters = new WorkerCounters();
+  /** Null when the store caches no values. */
+  private final ValueCache cache;
   /** Records the latency of the async requests this worker completes; null when off. */
   private final LatencyRecorder latency;
   private final Request[] run;
@@ -131,7 +137,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       int maxBatch,
       long maxBatchBytes,
       LatencyRecorder latency,
-      WriteProfile profile) {
+      WriteProfile profile,
+      ValueCache cache) {
     this.shard = shard;
     this.queue = queue;
     this.engine = engine;
@@ -141,7 +148,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     this.maxBatch = maxBatch;
     this.maxBatchBytes = maxBatchBytes;
     this.latency = latency;
-    this.writer = new ShardWriter(engine, profile);
+    this.writer = new ShardWriter(engine, profile, cache, shard);
+    this.cache = cache;
     this.participant = new CrossShardParticipant(shard, engine, writer, counters, signal);
     this.run = new Request[maxBatch];
     this.runResults = new Object[maxBatch];
@@ -315,13 +323,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
         }
       }
       List<byte[]> read = null;
-      byte[] single = null;
-      if (keys.size() == 1) {
-        single = engine.get(keys.get(0));
-      } else if (!keys.isEmpty()) {
-        read = engine.multiGet(keys);
-      }
       if (!keys.isEmpty()) {
+        read = readKeys(keys);
         counters.read(keys.size());
       }
       // Step 2: apply the run in queue order.
@@ -338,7 +341,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
         byte[] current;
         boolean own = true; // nobody else holds `current`: the function may have it
         if (readAt[i] >= 0) {
-          current = read == null ? single : read.get(readAt[i]);
+          current = read.get(readAt[i]);
         } else {
           byte[] v = overlay.get(u.key);
           if (v == COMMITTED) {
@@ -486,7 +489,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     }
     counters.read(count);
     try {
-      if (n == 1 && first instanceof Request.Get get) {
+      if (n == 1 && first instanceof Request.Get get && cache == null) {
         runResults[0] = engine.get(get.key);
         finishRun(1, runResults, null);
         return 1;
@@ -499,7 +502,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
           keys.addAll(((Request.MultiGetPart) run[i]).keys);
         }
       }
-      List<byte[]> values = engine.multiGet(keys);
+      List<byte[]> values = readKeys(keys);
       keys.clear();
       int at = 0;
       Object[] results = runResults;
@@ -518,6 +521,26 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       finishRun(n, null, Errors.shardFailed(shard, e));
     }
     return n;
+  }
+
+  /**
+   * The committed values of {@code keys}, each a fresh array nobody else holds: from the value
+   * cache where it has them (it returns copies), the rest from one engine read (a get for one key),
+   * which then fills the cache. On the worker no write of this shard is in progress, so the stamps
+   * are even and the fills stand (see {@link ValueCache}); hits are answered in queue order, after
+   * the writes queued before the read. Serves read runs and the reads of updates.
+   */
+  private List<byte[]> readKeys(List<byte[]> keys) {
+    if (cache == null) {
+      return readEngine(keys);
+    }
+    ValueCache.Lookup lookup = cache.new Lookup(keys, k -> shard);
+    List<byte[]> missing = lookup.missing;
+    return missing.isEmpty() ? lookup.values : lookup.complete(readEngine(missing));
+  }
+
+  private List<byte[]> readEngine(List<byte[]> keys) {
+    return keys.size() == 1 ? Collections.singletonList(engine.get(keys.get(0))) : engine.multiGet(keys);
   }
 
   // ---------------------------------------------------------------- scans

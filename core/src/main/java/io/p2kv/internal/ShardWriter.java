@@ -4,6 +4,7 @@ import io.p2kv.Batch;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.separation.WriteProfile;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,10 +19,22 @@ final class ShardWriter implements AutoCloseable {
   /** Null unless the value-separation policy is adaptive. */
   private final WriteProfile profile;
 
-  ShardWriter(Engine engine, WriteProfile profile) {
+  /** Null unless the store caches values. */
+  private final ValueCache cache;
+  private final int shard;
+  /** The keys the pending batch writes, and what each then holds (null: deleted), for the cache. */
+  private final ArrayList<ValueCache.Key> writtenKeys = new ArrayList<>();
+  private final ArrayList<Object> writtenValues = new ArrayList<>();
+
+  /** A {@link #writtenValues} entry: drop the key from the cache, whatever the write did. */
+  static final Object INVALIDATE = new Object();
+
+  ShardWriter(Engine engine, WriteProfile profile, ValueCache cache, int shard) {
     this.engine = engine;
     this.batch = engine.newBatch();
     this.profile = profile;
+    this.cache = cache;
+    this.shard = shard;
   }
 
   /** Adds a put to the pending batch. */
@@ -30,6 +43,7 @@ final class ShardWriter implements AutoCloseable {
       profile.recordPut(key, value.length);
     }
     batch.put(key, value);
+    written(key, value);
   }
 
   /** Adds a delete to the pending batch. */
@@ -38,6 +52,22 @@ final class ShardWriter implements AutoCloseable {
       profile.recordDelete(key);
     }
     batch.delete(key);
+    written(key, null);
+  }
+
+  /**
+   * The pending batch changes {@code key} in a way this writer does not see (a rollback written
+   * straight into {@link #pending()}): the cache drops it when the batch is written.
+   */
+  void invalidate(byte[] key) {
+    written(key, INVALIDATE);
+  }
+
+  private void written(byte[] key, Object value) {
+    if (cache != null) {
+      writtenKeys.add(new ValueCache.Key(key));
+      writtenValues.add(value);
+    }
   }
 
   /** Adds a batch's operations, in order, to the pending batch. */
@@ -61,11 +91,18 @@ final class ShardWriter implements AutoCloseable {
     batch.deleteMeta(key);
   }
 
-  /** Writes the pending batch with one engine call; it is empty afterwards, also on failure. */
+  /**
+   * Writes the pending batch with one engine call; it is empty afterwards, also on failure. With a
+   * cache, the write is wrapped in the cache's write steps ({@link ValueCache}).
+   */
   void commit() {
+    boolean applied = false;
+    beginCacheWrite();
     try {
       engine.write(batch);
+      applied = true;
     } finally {
+      endCacheWrite(applied);
       publishProfile();
     }
   }
@@ -73,6 +110,8 @@ final class ShardWriter implements AutoCloseable {
   /** Drops what was added (a failure while filling the batch). */
   void discard() {
     batch.clear();
+    writtenKeys.clear();
+    writtenValues.clear();
     publishProfile();
   }
 
@@ -81,9 +120,14 @@ final class ShardWriter implements AutoCloseable {
     if (profile != null) {
       profile.recordPut(key, value.length);
     }
+    written(key, value);
+    boolean applied = false;
+    beginCacheWrite();
     try {
       engine.put(key, value);
+      applied = true;
     } finally {
+      endCacheWrite(applied);
       publishProfile();
     }
   }
@@ -93,10 +137,32 @@ final class ShardWriter implements AutoCloseable {
     if (profile != null) {
       profile.recordDelete(key);
     }
+    written(key, null);
+    boolean applied = false;
+    beginCacheWrite();
     try {
       engine.delete(key);
+      applied = true;
     } finally {
+      endCacheWrite(applied);
       publishProfile();
+    }
+  }
+
+  private void beginCacheWrite() {
+    if (cache != null && !writtenKeys.isEmpty()) {
+      cache.beginWrite(shard, writtenKeys);
+    }
+  }
+
+  private void endCacheWrite(boolean applied) {
+    if (cache != null && !writtenKeys.isEmpty()) {
+      try {
+        cache.endWrite(shard, writtenKeys, writtenValues, applied);
+      } finally {
+        writtenKeys.clear();
+        writtenValues.clear();
+      }
     }
   }
 

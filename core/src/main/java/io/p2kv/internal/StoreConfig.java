@@ -62,7 +62,8 @@ public record StoreConfig(
     SeparationTuner.Limits tunerLimits,
     Function<Integer, EngineFactory> engineFactory,
     List<byte[]> splitKeys,
-    boolean leakDetection) {
+    boolean leakDetection,
+    long cacheBytes) {
 
   /**
    * The shard count of a new store when none is given: one worker per two cores, at least 1 and at

@@ -51,6 +51,8 @@ public final class StoreCore implements AutoCloseable {
   private final StoreState state;
   private final RequestDispatcher dispatcher;
   private final PointReads reads;
+  /** Null when the store caches no values. */
+  private final ValueCache cache;
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
   private final OpenIterators iterators;
@@ -72,11 +74,13 @@ public final class StoreCore implements AutoCloseable {
       StoreState state,
       RequestDispatcher dispatcher,
       PointReads reads,
+      ValueCache cache,
       CrossShardCoordinator crossShard,
       LatencyRecorder latency,
       EngineFactory engineFactory,
       StoreLock lock,
       boolean leakDetection) {
+    this.cache = cache;
     this.dir = dir;
     this.name = dir.toString();
     this.shards = shards;
@@ -216,7 +220,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<Void> writeAsync(Batch batch, long payloadBytes) {
     if (batch.isEmpty()) {
-      return state.isOpen() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(state.notOpen());
+      return state.completedIfOpen(null);
     }
     List<Batch.Op> ops = List.copyOf(batch.ops());
     int[] shardOfOp = crossShard.shardsOf(ops);
@@ -339,7 +343,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<List<byte[]>> multiGetAsync(List<byte[]> keys) {
     if (keys.isEmpty()) {
-      return state.isOpen() ? CompletableFuture.completedFuture(new ArrayList<>()) : CompletableFuture.failedFuture(state.notOpen());
+      return state.completedIfOpen(new ArrayList<>());
     }
     return reads.multiGetAsync(keys);
   }
@@ -452,7 +456,11 @@ public final class StoreCore implements AutoCloseable {
     for (Shard s : shards.all()) {
       list.add(s.snapshot());
     }
-    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked());
+    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked(), cacheStats());
+  }
+
+  private io.p2kv.CacheStats cacheStats() {
+    return cache == null ? io.p2kv.CacheStats.NONE : cache.stats();
   }
 
   /**

@@ -98,21 +98,24 @@ public final class StoreOpener {
       LatencyRecorder latency = config.recordLatency() ? LatencyRecorder.create() : null;
       boolean adaptive = config.valueSeparation().adaptive();
       ShardConfig shardConfig = ShardConfig.of(config);
+      ValueCache cache = config.cacheBytes() > 0 ? new ValueCache(shardCount, config.cacheBytes()) : null;
       Shard[] shardArray = new Shard[shardCount];
       for (int i = 0; i < shardCount; i++) {
         shardArray[i] =
-            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null);
+            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null, cache);
       }
       ShardSet shards = new ShardSet(shardArray, manifest.newPartitioner());
       RequestDispatcher dispatcher = new RequestDispatcher(config.yieldWaitNanos(), latency);
+      // Direct reads use the value cache on the caller's thread, reads on the workers on the
+      // worker (in queue order; ShardWorker).
       PointReads reads =
           config.readPath() == ReadPath.DIRECT
-              ? new DirectPointReads(shards, dispatcher)
+              ? new DirectPointReads(shards, dispatcher, cache, state)
               : new WorkerPointReads(shards, dispatcher, config.maxBatch());
       CrossShardCoordinator crossShard =
           new CrossShardCoordinator(shards, state, new GsnSequence(engines.get(0), maxGsn));
       StoreCore store =
-          new StoreCore(dir, shards, state, dispatcher, reads, crossShard, latency, factory, lock, config.leakDetection());
+          new StoreCore(dir, shards, state, dispatcher, reads, cache, crossShard, latency, factory, lock, config.leakDetection());
       if (config.jmx()) {
         jmx = JmxRegistration.register(dir, shardCount, store::stats, store::shardStats, config.recordLatency());
       }
@@ -161,7 +164,7 @@ public final class StoreOpener {
     }
     return new RocksDbEngineFactory(
         shardCount,
-        config.memoryBudgetBytes(),
+        config.memoryBudgetBytes() - config.cacheBytes(),
         config.durability(),
         config.configurer(),
         SeparationPolicy.initialSettings(config.valueSeparation()));
@@ -197,16 +200,8 @@ public final class StoreOpener {
    * would be ignored, and the keys it holds silently missing: refuse to open.
    */
   private static void checkNoStrayShards(Path dir, int shards) {
-    List<String> stray;
-    try (Stream<Path> list = Files.list(dir)) {
-      stray =
-          list.map(p -> p.getFileName().toString())
-              .filter(n -> n.matches("shard-\\d{1,9}") && Integer.parseInt(n.substring(6)) >= shards)
-              .sorted()
-              .toList();
-    } catch (IOException | NumberFormatException e) {
-      throw new P2kvException("cannot list store directory " + dir + ": " + e, e);
-    }
+    List<String> stray =
+        names(dir).stream().filter(n -> n.matches("shard-\\d{1,9}") && Integer.parseInt(n.substring(6)) >= shards).toList();
     if (!stray.isEmpty()) {
       throw new StoreCorruptedException(
           "store " + dir + " has " + shards + " shards in its MANIFEST but also " + stray
@@ -216,12 +211,7 @@ public final class StoreOpener {
   }
 
   private static void checkEmptyForCreate(Path dir) {
-    List<String> names;
-    try (Stream<Path> list = Files.list(dir)) {
-      names = list.map(p -> p.getFileName().toString()).filter(n -> !n.equals(StoreLock.FILE_NAME)).sorted().toList();
-    } catch (IOException e) {
-      throw new P2kvException("cannot list store directory " + dir + ": " + e, e);
-    }
+    List<String> names = names(dir).stream().filter(n -> !n.equals(StoreLock.FILE_NAME)).toList();
     if (names.isEmpty()) {
       return;
     }
@@ -233,5 +223,14 @@ public final class StoreOpener {
     }
     throw new P2kvException(
         "directory " + dir + " is not empty and is not a p2kv store (no " + Manifest.FILE_NAME + "); found " + names);
+  }
+
+  /** The names in the store directory, sorted. */
+  private static List<String> names(Path dir) {
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new P2kvException("cannot list store directory " + dir + ": " + e, e);
+    }
   }
 }

@@ -3,6 +3,7 @@ package io.p2kv.internal;
 import io.p2kv.P2kv;
 import io.p2kv.StoreClosedException;
 import io.p2kv.StoreFailedException;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,16 @@ public final class StoreState {
 
   boolean isOpen() {
     return state == OPEN;
+  }
+
+  /**
+   * An async call that has nothing to do: done with {@code value} if the store is open, else
+   * failed as every call on it fails.
+   */
+  <T> CompletableFuture<T> completedIfOpen(T value) {
+    return isOpen()
+        ? CompletableFuture.completedFuture(value)
+        : CompletableFuture.failedFuture(notOpen());
   }
 
   RuntimeException notOpen() {

@@ -42,6 +42,7 @@ class ShardWorkerTest {
         new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxBatchBytes),
         new CpuPinning(Pinning.NEVER, 1, 1, "test"),
         null,
+        null,
         null);
   }
 

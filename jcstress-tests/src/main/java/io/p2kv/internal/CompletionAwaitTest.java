@@ -27,33 +27,15 @@ import org.openjdk.jcstress.annotations.State;
 @Outcome(id = "ERROR", expect = FORBIDDEN, desc = "A caller read a wrong value, or finish() refused the first completion.")
 @State
 public class CompletionAwaitTest {
-  private final SyncCompletion[] requests = new SyncCompletion[Rounds.ROUNDS];
-  private final Object[] values = new Object[Rounds.ROUNDS];
-  private final Rounds rounds = Rounds.eitherSideWaits(1_000);
-
-  public CompletionAwaitTest() {
-    for (int i = 0; i < Rounds.ROUNDS; i++) {
-      requests[i] = new SyncCompletion();
-      values[i] = new Object();
-    }
-  }
+  private final AwaitRounds rounds = new AwaitRounds(Rounds.eitherSideWaits(1_000));
 
   @Actor
   public void caller() {
-    for (int i = 0; i < Rounds.ROUNDS && rounds.actorStart(i); i++) {
-      requests[i].await(0);
-      if (requests[i].resultOrThrow() != values[i]) {
-        throw new IllegalStateException("caller read a wrong value");
-      }
-    }
+    rounds.caller(0);
   }
 
   @Signal
   public void worker() {
-    for (int i = 0; i < Rounds.ROUNDS && rounds.signalStart(i); i++) {
-      if (!requests[i].finish(values[i], null)) {
-        throw new IllegalStateException("the first finish() was refused");
-      }
-    }
+    rounds.worker();
   }
 }

@@ -26,33 +26,15 @@ import org.openjdk.jcstress.annotations.State;
 public class CompletionAwaitYieldTest {
   static final long YIELD_NANOS = 20_000;
 
-  private final SyncCompletion[] requests = new SyncCompletion[Rounds.ROUNDS];
-  private final Object[] values = new Object[Rounds.ROUNDS];
-  private final Rounds rounds = Rounds.signalWaits(60_000);
-
-  public CompletionAwaitYieldTest() {
-    for (int i = 0; i < Rounds.ROUNDS; i++) {
-      requests[i] = new SyncCompletion();
-      values[i] = new Object();
-    }
-  }
+  private final AwaitRounds rounds = new AwaitRounds(Rounds.signalWaits(60_000));
 
   @Actor
   public void caller() {
-    for (int i = 0; i < Rounds.ROUNDS && rounds.actorStart(i); i++) {
-      requests[i].await(YIELD_NANOS);
-      if (requests[i].resultOrThrow() != values[i]) {
-        throw new IllegalStateException("caller read a wrong value");
-      }
-    }
+    rounds.caller(YIELD_NANOS);
   }
 
   @Signal
   public void worker() {
-    for (int i = 0; i < Rounds.ROUNDS && rounds.signalStart(i); i++) {
-      if (!requests[i].finish(values[i], null)) {
-        throw new IllegalStateException("the first finish() was refused");
-      }
-    }
+    rounds.worker();
   }
 }

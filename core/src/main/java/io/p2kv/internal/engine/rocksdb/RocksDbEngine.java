@@ -614,20 +614,25 @@ final class RocksDbEngine implements Engine, EngineAdmin {
    */
   private EngineException writeFailure(String operation, RocksDBException e) {
     writeFailed = true;
-    EngineException failure = failure(operation, e);
-    if (e.getStatus() == null || e.getStatus().getCode() != Status.Code.IOError) {
-      return failure;
-    }
-    return new EngineException(
-        failure.getMessage() + " (this shard refuses writes from now on; reads keep working. Free the cause,"
-            + " disk space for example, then close the store and open it again)",
-        e);
+    boolean ioError = e.getStatus() != null && e.getStatus().getCode() == Status.Code.IOError;
+    return failure(
+        operation,
+        e,
+        ioError
+            ? " (this shard refuses writes from now on; reads keep working. Free the cause, disk space for"
+                + " example, then close the store and open it again)"
+            : "");
   }
 
   EngineException failure(String operation, RocksDBException e) {
+    return failure(operation, e, "");
+  }
+
+  private EngineException failure(String operation, RocksDBException e, String advice) {
     String status = e.getStatus() == null ? "" : " [" + e.getStatus().getCodeString() + "]";
     return new EngineException(
-        "RocksDB " + operation + " failed on shard " + shard + " (" + dir + ")" + status + ": " + e.getMessage(), e);
+        "RocksDB " + operation + " failed on shard " + shard + " (" + dir + ")" + status + ": " + e.getMessage() + advice,
+        e);
   }
 
   /**

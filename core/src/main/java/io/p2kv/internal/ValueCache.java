@@ -1,0 +1,256 @@
+package io.p2kv.internal;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.ToIntFunction;
+
+/**
+ * The store's on-heap cache of point-read results (values, and absent keys), kept exactly coherent
+ * with the shards: a get that starts after a write completed never sees an older value, and a value
+ * that was never written is never returned. A Caffeine cache (W-TinyLFU admission, weighed in
+ * bytes); the coherence protocol is p2kv's.
+ *
+ * <h2>Coherence</h2>
+ * Only a shard's worker writes the shard, through its {@link ShardWriter}, so the worker is the one
+ * writer of every cached key. Each shard has {@value #STRIPES} stripe versions (a key's stripe is
+ * a function of its hash), written only by that worker:
+ *
+ * <ol>
+ *   <li>Before an engine write, the worker makes the version of every stripe it writes odd
+ *       ({@link #beginWrite}, a volatile write and a full fence).
+ *   <li>It writes the engine.
+ *   <li>It updates each key it wrote that is cached (new value, or absent for a delete), or
+ *       removes it ({@link #endWrite}); each under the key's map lock ({@code computeIfPresent}).
+ *   <li>It makes the versions even again, now 2 higher, and only then completes the requests.
+ * </ol>
+ *
+ * A reader that misses takes the key's stripe version ({@link #stamp}) before it reads the engine,
+ * and fills the cache only inside {@code compute} on the key, and only if the version is still the
+ * one it took and was even ({@link #fill}). If the value it read is older than a write, that write
+ * began (step 1) after the stamp; then either the fill's check comes after step 1 and fails, or it
+ * comes before, so the fill holds the key's lock before step 3 does, and step 3, which runs before
+ * the write completes, replaces the filled entry. Eviction only removes entries, so it cannot make
+ * one stale. Keys and values are copies: a caller can neither change a cached entry nor see one
+ * change.
+ *
+ * <p>Stores that only the worker reads are (cross-shard rollbacks, recovery at open) follow the
+ * same steps: a rollback invalidates the part's keys ({@link ShardWriter#invalidate}); recovery runs
+ * before the cache exists.
+ */
+final class ValueCache {
+  /** Stripe versions per shard: a power of two. */
+  static final int STRIPES = 1024;
+
+  /** What {@link #lookup} returns on a miss (null is a cached absent key). */
+  static final Object MISS = new Object();
+
+  /** The cached marker of an absent key. */
+  private static final Object ABSENT = new Object();
+
+  /** Bytes an entry costs beyond its key and value: the key wrapper, node and array headers. */
+  static final int ENTRY_OVERHEAD = 96;
+
+  private final Cache<Key, Object> cache;
+  private final AtomicLongArray[] versions;
+  private final long capacityBytes;
+
+  ValueCache(int shards, long capacityBytes) {
+    this.capacityBytes = capacityBytes;
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumWeight(capacityBytes)
+            .weigher((Key k, Object v) -> ENTRY_OVERHEAD + k.bytes.length + (v instanceof byte[] b ? b.length : 0))
+            .executor(Runnable::run)
+            .recordStats()
+            .build();
+    this.versions = new AtomicLongArray[shards];
+    for (int i = 0; i < shards; i++) {
+      versions[i] = new AtomicLongArray(STRIPES);
+    }
+  }
+
+  /** A key in the cache: the bytes and their hash. */
+  static final class Key {
+    final byte[] bytes;
+    private final int hash;
+
+    Key(byte[] bytes) {
+      this.bytes = bytes;
+      int h = Arrays.hashCode(bytes);
+      this.hash = h ^ (h >>> 16);
+    }
+
+    private Key(byte[] bytes, int hash) {
+      this.bytes = bytes;
+      this.hash = hash;
+    }
+
+    /** The key to store in the cache: its own copy of the bytes, which callers may reuse. */
+    Key copy() {
+      return new Key(bytes.clone(), hash);
+    }
+
+    int stripe() {
+      return hash & (STRIPES - 1);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /**
+   * The cached result for a key.
+   *
+   * @return a copy of the cached value, null for a cached absent key, or {@link #MISS}
+   */
+  Object lookup(Key key) {
+    Object v = cache.getIfPresent(key);
+    if (v == null) {
+      return MISS;
+    }
+    return v == ABSENT ? null : ((byte[]) v).clone();
+  }
+
+  /**
+   * The key's stripe version before a miss reads the engine; odd while a write is in progress.
+   *
+   * @param shard the key's shard
+   */
+  long stamp(int shard, Key key) {
+    return versions[shard].get(key.stripe());
+  }
+
+  /**
+   * Caches what a miss read, unless a write to the key's stripe began since {@code stamp}.
+   *
+   * @param value what the engine returned (null: absent); copied
+   */
+  void fill(int shard, Key key, long stamp, byte[] value) {
+    AtomicLongArray v = versions[shard];
+    int stripe = key.stripe();
+    if ((stamp & 1) != 0 || v.get(stripe) != stamp) {
+      return; // refused already: copy nothing (the check inside compute is the one that counts)
+    }
+    Object entry = value == null ? ABSENT : value.clone();
+    cache.asMap().compute(key.copy(), (k, old) -> old != null ? old : v.get(stripe) == stamp ? entry : null);
+  }
+
+  /**
+   * One read of several keys through the cache: the hits, and the stamps of the misses taken now,
+   * before the caller reads the misses; {@link #complete} places and caches what they read.
+   */
+  final class Lookup {
+    /** The values in key order: hits now, misses after {@link #complete}. */
+    final List<byte[]> values;
+    /** The keys to read, in the order {@link #complete} expects their values. */
+    final List<byte[]> missing = new ArrayList<>();
+    private final int[] at;
+    private final Key[] missingKeys;
+    private final long[] stamps;
+    private final int[] shardOf;
+
+    Lookup(List<byte[]> keys, ToIntFunction<byte[]> shardOfKey) {
+      int n = keys.size();
+      values = new ArrayList<>(Arrays.asList(new byte[n][]));
+      at = new int[n];
+      missingKeys = new Key[n];
+      stamps = new long[n];
+      shardOf = new int[n];
+      for (int i = 0; i < n; i++) {
+        Key k = new Key(keys.get(i));
+        Object hit = lookup(k);
+        if (hit != MISS) {
+          values.set(i, (byte[]) hit);
+          continue;
+        }
+        int m = missing.size();
+        at[m] = i;
+        missingKeys[m] = k;
+        shardOf[m] = shardOfKey.applyAsInt(k.bytes);
+        stamps[m] = stamp(shardOf[m], k);
+        missing.add(k.bytes);
+      }
+    }
+
+    /**
+     * Places and caches what the misses read.
+     *
+     * @param read the values of {@link #missing}, in its order
+     * @return {@link #values}, complete
+     */
+    List<byte[]> complete(List<byte[]> read) {
+      for (int m = 0; m < read.size(); m++) {
+        byte[] value = read.get(m);
+        fill(shardOf[m], missingKeys[m], stamps[m], value);
+        values.set(at[m], value);
+      }
+      return values;
+    }
+  }
+
+  // ---------------------------------------------------------------- writes (the shard's worker)
+
+  /** Step 1: the stripes of {@code keys} become odd. Only the shard's worker calls this. */
+  void beginWrite(int shard, List<Key> keys) {
+    AtomicLongArray v = versions[shard];
+    for (int i = 0; i < keys.size(); i++) {
+      int stripe = keys.get(i).stripe();
+      long s = v.get(stripe);
+      if ((s & 1) == 0) {
+        v.set(stripe, s + 1);
+      }
+    }
+    VarHandle.fullFence();
+  }
+
+  /**
+   * Step 3 and 4: update or drop the cached keys that were written, then make the stripes even.
+   *
+   * @param values the value each key now has (null: deleted); {@code applied} false drops them all
+   *     (a failed write, or an invalidation)
+   */
+  void endWrite(int shard, List<Key> keys, List<Object> values, boolean applied) {
+    for (int i = 0; i < keys.size(); i++) {
+      Key key = keys.get(i);
+      Object value = values.get(i);
+      if (!applied || value == ShardWriter.INVALIDATE) {
+        cache.invalidate(key);
+      } else {
+        Object entry = value == null ? ABSENT : ((byte[]) value).clone();
+        cache.asMap().computeIfPresent(key, (k, old) -> entry);
+      }
+    }
+    AtomicLongArray v = versions[shard];
+    for (int i = 0; i < keys.size(); i++) {
+      int stripe = keys.get(i).stripe();
+      long s = v.get(stripe);
+      if ((s & 1) != 0) {
+        v.set(stripe, s + 1);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- stats
+
+  /** The cache's counters for {@code StoreStats}. */
+  io.p2kv.CacheStats stats() {
+    CacheStats s = cache.stats();
+    long bytes = cache.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+    return new io.p2kv.CacheStats(capacityBytes, s.hitCount(), s.missCount(), s.evictionCount(), cache.estimatedSize(), bytes);
+  }
+}

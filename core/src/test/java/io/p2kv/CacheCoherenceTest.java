@@ -1,0 +1,185 @@
+package io.p2kv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The value cache under concurrency, against a model: 8 writer threads (puts, deletes, single-
+ * and cross-shard batches) and 8 reader threads (get, getAsync, multiGet) over 32 hot keys, at
+ * least 1 M operations, no stale read and no value that was never written.
+ *
+ * <p>Each key has one writer thread, which writes it versions 1, 2, 3, ... in order (every fifth
+ * version a delete), records a version as started before it issues the write and as acknowledged
+ * once the write returned. A read that began after version {@code a} was acknowledged must return
+ * a version at least {@code a} and no later than the last started when the read returned; it may
+ * return "absent" only if one of those versions is a delete.
+ */
+class CacheCoherenceTest {
+  private static final int WRITERS = 8;
+  private static final int READERS = 8;
+  private static final int KEYS_PER_WRITER = 4;
+  private static final int KEYS = WRITERS * KEYS_PER_WRITER;
+  private static final int WRITES_PER_WRITER = 15_000;
+  private static final int READS_PER_READER = 110_000;
+
+  @TempDir Path tmp;
+
+  private final AtomicLongArray started = new AtomicLongArray(KEYS);
+  private final AtomicLongArray acked = new AtomicLongArray(KEYS);
+  private final AtomicLong reads = new AtomicLong();
+
+  private static byte[] key(int k) {
+    return ("hot-" + k).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static boolean isDelete(long version) {
+    return version % 5 == 0;
+  }
+
+  private static byte[] value(int k, long version) {
+    return ByteBuffer.allocate(12).putInt(k).putLong(version).array();
+  }
+
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void shouldNeverReturnAStaleOrUnwrittenValue(ReadPath readPath) throws Exception {
+    TestSeeds.run(CacheCoherenceTest.class, readPath.name(), seed -> run(readPath, seed));
+  }
+
+  private void run(ReadPath readPath, long seed) throws Exception {
+    try (P2kv store = P2kv.builder().shards(3).readPath(readPath).cacheBytes(1 << 20).open(tmp)) {
+      ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        Random random = new Random(seed + w);
+        int writer = w;
+        done.add(pool.submit(() -> { write(store, writer, random); return null; }));
+      }
+      for (int r = 0; r < READERS; r++) {
+        Random random = new Random(seed + 100 + r);
+        done.add(pool.submit(() -> { read(store, random); return null; }));
+      }
+      for (Future<?> f : done) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+      pool.shutdown();
+      CacheStats cache = store.stats().cache();
+      assertTrue(cache.hits() > 0 && cache.misses() > 0, "the cache was used: " + cache);
+      assertTrue(reads.get() + (long) WRITERS * WRITES_PER_WRITER >= 1_000_000, "operations: " + reads.get());
+    }
+  }
+
+  private void write(P2kv store, int writer, Random random) {
+    int first = writer * KEYS_PER_WRITER;
+    for (int i = 0; i < WRITES_PER_WRITER; i++) {
+      int op = random.nextInt(10);
+      if (op < 2) {
+        // An atomic batch over two or more of this writer's keys (across shards, mostly).
+        Batch batch = new Batch();
+        List<Integer> keys = new ArrayList<>();
+        for (int k = first; k < first + KEYS_PER_WRITER; k++) {
+          if (keys.isEmpty() || random.nextBoolean()) {
+            keys.add(k);
+          }
+        }
+        if (keys.size() == 1) {
+          keys.add(keys.get(0) == first ? first + 1 : first);
+        }
+        long[] versions = new long[keys.size()];
+        for (int j = 0; j < keys.size(); j++) {
+          int k = keys.get(j);
+          versions[j] = started.incrementAndGet(k);
+          if (isDelete(versions[j])) {
+            batch.delete(key(k));
+          } else {
+            batch.put(key(k), value(k, versions[j]));
+          }
+        }
+        store.write(batch);
+        for (int j = 0; j < keys.size(); j++) {
+          acked.set(keys.get(j), versions[j]);
+        }
+      } else {
+        int k = first + random.nextInt(KEYS_PER_WRITER);
+        long v = started.incrementAndGet(k);
+        if (isDelete(v)) {
+          store.delete(key(k));
+        } else if (op < 5) {
+          store.putAsync(key(k), value(k, v)).join();
+        } else {
+          store.put(key(k), value(k, v));
+        }
+        acked.set(k, v);
+      }
+    }
+  }
+
+  private void read(P2kv store, Random random) {
+    for (int i = 0; i < READS_PER_READER; ) {
+      int how = random.nextInt(10);
+      if (how < 2) {
+        int n = 1 + random.nextInt(4);
+        int[] ks = new int[n];
+        long[] before = new long[n];
+        List<byte[]> keys = new ArrayList<>();
+        for (int j = 0; j < n; j++) {
+          ks[j] = random.nextInt(KEYS);
+          before[j] = acked.get(ks[j]);
+          keys.add(key(ks[j]));
+        }
+        List<byte[]> values = store.multiGet(keys);
+        for (int j = 0; j < n; j++) {
+          check(ks[j], before[j], values.get(j));
+        }
+        i += n;
+      } else {
+        int k = random.nextInt(KEYS);
+        long before = acked.get(k);
+        byte[] value;
+        if (how < 4) {
+          CompletableFuture<byte[]> f = store.getAsync(key(k));
+          value = f.join();
+        } else {
+          value = store.get(key(k));
+        }
+        check(k, before, value);
+        i++;
+      }
+    }
+    reads.addAndGet(READS_PER_READER);
+  }
+
+  private void check(int k, long ackedBefore, byte[] value) {
+    long startedAfter = started.get(k);
+    if (value == null) {
+      boolean deleteAllowed = ackedBefore == 0;
+      for (long v = Math.max(ackedBefore, 1); v <= startedAfter && !deleteAllowed; v++) {
+        deleteAllowed = isDelete(v);
+      }
+      assertTrue(deleteAllowed, "key " + k + " read absent, but versions " + ackedBefore + ".." + startedAfter + " hold no delete");
+      return;
+    }
+    ByteBuffer b = ByteBuffer.wrap(value);
+    assertEquals(12, value.length);
+    assertEquals(k, b.getInt(), "the value of another key");
+    long version = b.getLong();
+    assertTrue(version >= ackedBefore, "stale read of key " + k + ": version " + version + " after " + ackedBefore + " was acknowledged");
+    assertTrue(version <= startedAfter && !isDelete(version), "key " + k + " read version " + version + ", never written as a value");
+  }
+}

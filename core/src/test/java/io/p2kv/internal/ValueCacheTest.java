@@ -1,0 +1,108 @@
+package io.p2kv.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cache's coherence protocol, step by step: each test plays one interleaving of a reader's
+ * miss (stamp, engine read, fill) and the worker's write (begin, engine write, end) by calling the
+ * steps in that order.
+ */
+class ValueCacheTest {
+  private final ValueCache cache = new ValueCache(2, 1 << 20);
+  private final byte[] key = {1, 2, 3};
+  private final ValueCache.Key k = new ValueCache.Key(key);
+
+  private void write(byte[] value) {
+    List<Object> values = new ArrayList<>();
+    values.add(value);
+    cache.beginWrite(0, List.of(k));
+    cache.endWrite(0, List.of(k), values, true);
+  }
+
+  @Test
+  void shouldRefuseAFillOfAValueReadBeforeAWriteThatEndedSinceTheStamp() {
+    long stamp = cache.stamp(0, k); // reader: stamp, then reads "old" from the engine
+    write(new byte[] {2}); // worker: the whole write, the key not cached yet
+    cache.fill(0, k, stamp, new byte[] {1}); // reader: fills what it read before the write
+    assertSame(ValueCache.MISS, cache.lookup(k), "the stale fill was refused");
+  }
+
+  @Test
+  void shouldRefuseAFillWhileAWriteIsInProgress() {
+    cache.beginWrite(0, List.of(k)); // worker: step 1
+    long stamp = cache.stamp(0, k); // reader: stamp (odd)
+    cache.fill(0, k, stamp, new byte[] {1}); // reader: engine read, fill
+    assertSame(ValueCache.MISS, cache.lookup(k));
+    List<Object> values = new ArrayList<>();
+    values.add(new byte[] {2});
+    cache.endWrite(0, List.of(k), values, true);
+    assertSame(ValueCache.MISS, cache.lookup(k));
+  }
+
+  @Test
+  void shouldReplaceAFillThatWonItsCheckBeforeTheWriteBegan() {
+    long stamp = cache.stamp(0, k);
+    cache.fill(0, k, stamp, new byte[] {1}); // filled before the write began: current then
+    assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k));
+    write(new byte[] {2}); // the write's step 3 replaces it before the write completes
+    assertArrayEquals(new byte[] {2}, (byte[]) cache.lookup(k));
+  }
+
+  @Test
+  void shouldCacheADeleteAsAbsentAndAFailedWriteAsNothing() {
+    cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
+    write(null);
+    assertNull(cache.lookup(k), "a cached absent key");
+    cache.fill(0, new ValueCache.Key(new byte[] {9}), cache.stamp(0, new ValueCache.Key(new byte[] {9})), null);
+    assertNull(cache.lookup(new ValueCache.Key(new byte[] {9})));
+    cache.beginWrite(0, List.of(k));
+    List<Object> values = new ArrayList<>();
+    values.add(new byte[] {3});
+    cache.endWrite(0, List.of(k), values, false);
+    assertSame(ValueCache.MISS, cache.lookup(k), "a write that may not have applied drops the key");
+    cache.fill(0, k, cache.stamp(0, k), new byte[] {4});
+    assertArrayEquals(new byte[] {4}, (byte[]) cache.lookup(k), "the stripe is even again: fills work");
+  }
+
+  @Test
+  void shouldDropAnInvalidatedKey() {
+    cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
+    cache.beginWrite(0, List.of(k));
+    List<Object> values = new ArrayList<>();
+    values.add(ShardWriter.INVALIDATE);
+    cache.endWrite(0, List.of(k), values, true);
+    assertSame(ValueCache.MISS, cache.lookup(k));
+  }
+
+  @Test
+  void shouldNotLetCallersChangeACachedValue() {
+    byte[] read = {1};
+    cache.fill(0, k, cache.stamp(0, k), read);
+    read[0] = 7; // the reader's own array, returned to its caller
+    byte[] hit = (byte[]) cache.lookup(k);
+    assertArrayEquals(new byte[] {1}, hit);
+    hit[0] = 8;
+    assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k));
+    byte[] written = {2};
+    List<Object> values = new ArrayList<>();
+    values.add(written);
+    cache.beginWrite(0, List.of(k));
+    cache.endWrite(0, List.of(k), values, true);
+    written[0] = 9; // the writer's array, which the application may reuse
+    assertArrayEquals(new byte[] {2}, (byte[]) cache.lookup(k));
+  }
+
+  @Test
+  void shouldKeepShardsStripesApart() {
+    long stamp = cache.stamp(1, k); // the same key bytes on another shard's stripes
+    write(new byte[] {2}); // shard 0 writes
+    cache.fill(1, k, stamp, new byte[] {1});
+    assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k), "shard 1's stripe did not move");
+  }
+}
