@@ -59,6 +59,9 @@ import java.util.List;
  * @param updateNanos total time the worker spent in update functions, in nanoseconds
  * @param maxUpdateNanos the longest time one update function took, in nanoseconds: how long it
  *     stalled this shard (see "Updates" in {@link P2kv})
+ * @param preReadUpdates updates whose function got the value their caller had read ahead on its
+ *     own thread (a direct read, counted in {@link #directReads()}), found unchanged by the worker,
+ *     which then read nothing for them
  */
 public record ShardStats(
     int shard,
@@ -99,7 +102,8 @@ public record ShardStats(
     long inliningFilesLeft,
     long updates,
     long updateNanos,
-    long maxUpdateNanos) {
+    long maxUpdateNanos,
+    long preReadUpdates) {
 
   /**
    * Creates a snapshot.
@@ -227,6 +231,7 @@ public record ShardStats(
     private long updates;
     private long updateNanos;
     private long maxUpdateNanos;
+    private long preReadUpdates;
 
     private Builder(int shard) {
       this.shard = shard;
@@ -651,6 +656,17 @@ public record ShardStats(
     }
 
     /**
+     * Sets {@link ShardStats#preReadUpdates()}.
+     *
+     * @param preReadUpdates the value
+     * @return this builder
+     */
+    public Builder preReadUpdates(long preReadUpdates) {
+      this.preReadUpdates = preReadUpdates;
+      return this;
+    }
+
+    /**
      * The snapshot.
      *
      * @return a new {@link ShardStats}
@@ -695,7 +711,8 @@ public record ShardStats(
           inliningFilesLeft,
           updates,
           updateNanos,
-          maxUpdateNanos);
+          maxUpdateNanos,
+          preReadUpdates);
     }
   }
 }

@@ -160,6 +160,14 @@ abstract sealed class Request extends Completion {
     final UnaryOperator<byte[]> fn;
     /** True for {@link Counter#add}: the result is the counter's new value as a {@link Long}. */
     final boolean counter;
+    /**
+     * The value the caller read ahead ({@link UpdatePreReads}), its stripe and the stripe's version
+     * before the read; an odd stamp: none. Set before the request is queued (the queue publishes
+     * them), read by the worker only.
+     */
+    private byte[] preRead;
+    int preReadStripe;
+    long preReadStamp = 1;
 
     /**
      * Creates an update.
@@ -175,6 +183,24 @@ abstract sealed class Request extends Completion {
       this.key = key;
       this.fn = fn;
       this.counter = counter;
+    }
+
+    /** Attaches the caller's read of the key, taken after {@code stamp} was even. */
+    void preRead(byte[] value, int stripe, long stamp) {
+      this.preRead = value;
+      this.preReadStripe = stripe;
+      this.preReadStamp = stamp;
+    }
+
+    boolean hasPreRead() {
+      return (preReadStamp & 1) == 0;
+    }
+
+    /** The caller's read, handed over once (the function may change it). */
+    byte[] takePreRead() {
+      byte[] v = preRead;
+      preRead = null;
+      return v;
     }
 
     /** Never called: the worker applies updates itself (it must read first). */

@@ -95,6 +95,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private final ShardWriter writer;
   private final CrossShardParticipant participant;
   private final WorkerCounters counters = new WorkerCounters();
+  /** The store's stripe versions, which this worker's writer keeps: they validate pre-reads. */
+  private final StripeVersions versions;
   /** Null when the store caches no values. */
   private final ValueCache cache;
   /** Records the latency of the async requests this worker completes; null when off. */
@@ -115,8 +117,13 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private static final byte[] COMMITTED = new byte[0];
   /** The run's overlay for updates: key to the latest value the run wrote (see "Updates"). */
   private final TreeMap<byte[], byte[]> overlay = new TreeMap<>(Arrays::compareUnsigned);
-  /** Per run position: where the value read for that update is in the run's multiGet, or -1. */
+  /**
+   * Per run position: where the value read for that update is in the run's multiGet, {@link
+   * #PRE_READ} if it uses its caller's read, or -1 (the overlay has its key).
+   */
   private final int[] readAt;
+  /** {@link #readAt}: the update uses the value its caller read ahead. */
+  private static final int PRE_READ = -2;
   /** Per run position: a failure of that request alone (an update function), or null. */
   private final Throwable[] requestFailure;
   private int requestFailures;
@@ -138,6 +145,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       long maxBatchBytes,
       LatencyRecorder latency,
       WriteProfile profile,
+      StripeVersions versions,
       ValueCache cache) {
     this.shard = shard;
     this.queue = queue;
@@ -148,7 +156,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     this.maxBatch = maxBatch;
     this.maxBatchBytes = maxBatchBytes;
     this.latency = latency;
-    this.writer = new ShardWriter(engine, profile, cache, shard);
+    this.writer = new ShardWriter(engine, profile, versions, cache, shard);
+    this.versions = versions;
     this.cache = cache;
     this.participant = new CrossShardParticipant(shard, engine, writer, counters, signal);
     this.run = new Request[maxBatch];
@@ -300,6 +309,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     int ops = 0;
     long bytes = 0;
     int functions = 0;
+    int preReads = 0;
     long nanos = 0;
     long maxNanos = 0;
     try {
@@ -308,7 +318,13 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
         Request r = run[i];
         readAt[i] = -1;
         if (r instanceof Request.Update u) {
-          if (overlay.putIfAbsent(u.key, COMMITTED) == null) {
+          if (overlay.putIfAbsent(u.key, COMMITTED) != null) {
+            continue; // an earlier request of the run has the key: step 2 takes it from the overlay
+          }
+          if (u.hasPreRead() && versions.stamp(shard, u.preReadStripe) == u.preReadStamp) {
+            readAt[i] = PRE_READ; // the caller's read is the committed value (StripeVersions)
+            preReads++;
+          } else {
             readAt[i] = keys.size();
             keys.add(u.key);
           }
@@ -342,6 +358,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
         boolean own = true; // nobody else holds `current`: the function may have it
         if (readAt[i] >= 0) {
           current = read.get(readAt[i]);
+        } else if (readAt[i] == PRE_READ) {
+          current = u.takePreRead();
         } else {
           byte[] v = overlay.get(u.key);
           if (v == COMMITTED) {
@@ -411,7 +429,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       overlay.clear();
       keys.clear();
       if (functions > 0) {
-        counters.updated(functions, nanos, maxNanos);
+        counters.updated(functions, nanos, maxNanos, preReads);
       }
     }
   }

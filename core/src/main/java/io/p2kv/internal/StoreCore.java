@@ -53,6 +53,8 @@ public final class StoreCore implements AutoCloseable {
   private final PointReads reads;
   /** Null when the store caches no values. */
   private final ValueCache cache;
+  /** Null when point reads run on the workers ({@code ReadPath.WORKER}): so do updates' reads. */
+  private final UpdatePreReads preReads;
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
   private final OpenIterators iterators;
@@ -75,12 +77,14 @@ public final class StoreCore implements AutoCloseable {
       RequestDispatcher dispatcher,
       PointReads reads,
       ValueCache cache,
+      UpdatePreReads preReads,
       CrossShardCoordinator crossShard,
       LatencyRecorder latency,
       EngineFactory engineFactory,
       StoreLock lock,
       boolean leakDetection) {
     this.cache = cache;
+    this.preReads = preReads;
     this.dir = dir;
     this.name = dir.toString();
     this.shards = shards;
@@ -238,6 +242,11 @@ public final class StoreCore implements AutoCloseable {
 
   // ---------------------------------------------------------------- updates
 
+  /** The caller's read ahead of an update's key when reads run on the caller's thread. */
+  private Request.Update preRead(Request.Update u) {
+    return preReads == null ? u : preReads.preRead(u);
+  }
+
   /**
    * Sync update: the key's worker applies {@code fn} to its current value (see {@link
    * ShardWorker}, "Updates").
@@ -249,7 +258,7 @@ public final class StoreCore implements AutoCloseable {
    * @return the new value
    */
   public byte[] update(byte[] key, UnaryOperator<byte[]> fn, long operandBytes) {
-    return (byte[]) dispatcher.call(shards.of(key), new Request.Update(key, fn, operandBytes, false, null), OperationType.UPDATE);
+    return (byte[]) dispatcher.call(shards.of(key), preRead(new Request.Update(key, fn, operandBytes, false, null)), OperationType.UPDATE);
   }
 
   /**
@@ -262,7 +271,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<byte[]> updateAsync(byte[] key, UnaryOperator<byte[]> fn, long operandBytes) {
     FutureListener<byte[]> f = new FutureListener<>();
-    return dispatcher.submitAsync(shards.of(key), new Request.Update(key, fn, operandBytes, false, f), f);
+    return dispatcher.submitAsync(shards.of(key), preRead(new Request.Update(key, fn, operandBytes, false, f)), f);
   }
 
   /**
@@ -274,7 +283,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public long increment(byte[] key, long delta) {
     return (Long) dispatcher.call(
-        shards.of(key), new Request.Update(key, Counter.add(delta), Counter.BYTES, true, null), OperationType.UPDATE);
+        shards.of(key), preRead(new Request.Update(key, Counter.add(delta), Counter.BYTES, true, null)), OperationType.UPDATE);
   }
 
   /**
@@ -286,7 +295,7 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<Long> incrementAsync(byte[] key, long delta) {
     FutureListener<Long> f = new FutureListener<>();
-    return dispatcher.submitAsync(shards.of(key), new Request.Update(key, Counter.add(delta), Counter.BYTES, true, f), f);
+    return dispatcher.submitAsync(shards.of(key), preRead(new Request.Update(key, Counter.add(delta), Counter.BYTES, true, f)), f);
   }
 
   // ---------------------------------------------------------------- point reads

@@ -21,6 +21,7 @@ final class WorkerCounters {
   volatile long updates;
   volatile long updateNanos;
   volatile long maxUpdateNanos;
+  volatile long preReadUpdates;
 
   /** One engine write call of {@code ops} operations and {@code bytes} payload bytes. */
   void wrote(int ops, long bytes, boolean failed) {
@@ -43,9 +44,13 @@ final class WorkerCounters {
     }
   }
 
-  /** The update functions of one run: how many ran, their total and their longest time. */
-  void updated(int count, long nanos, long maxNanos) {
+  /**
+   * The update functions of one run: how many ran, their total and their longest time, and how
+   * many updates used their caller's read.
+   */
+  void updated(int count, long nanos, long maxNanos, int preRead) {
     updates += count;
+    preReadUpdates += preRead;
     updateNanos += nanos;
     if (maxNanos > maxUpdateNanos) {
       maxUpdateNanos = maxNanos;

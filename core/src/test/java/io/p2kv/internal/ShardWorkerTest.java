@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class ShardWorkerTest {
   private final RecordingEngine engine = new RecordingEngine();
   private final StoreState state = new StoreState("test");
+  private final StripeVersions versions = new StripeVersions(1);
 
   private Shard shard(int maxBatch, long maxBatchBytes) {
     return shard(engine, maxBatch, maxBatchBytes);
@@ -43,6 +44,7 @@ class ShardWorkerTest {
         new CpuPinning(Pinning.NEVER, 1, 1, "test"),
         null,
         null,
+        versions,
         null);
   }
 
@@ -355,6 +357,48 @@ class ShardWorkerTest {
     WorkerCounters c = shard.worker.counters();
     assertEquals(2, c.failedRequests);
     assertEquals(4, c.updates);
+  }
+
+  /** An update carrying a value its caller read ahead at the key's stripe version now. */
+  private Request.Update preRead(byte[] key, byte[] value, UnaryOperator<byte[]> fn, Request.Listener listener) {
+    Request.Update u = update(key, fn, listener);
+    int stripe = new ValueCache.Key(key).stripe();
+    u.preRead(value, stripe, versions.stamp(0, stripe));
+    return u;
+  }
+
+  @Test
+  void shouldUseACallersReadOnlyWhileItsStripeIsUnchangedAndTheRunHasNotWrittenTheKey() {
+    engine.put(b(1), b(5));
+    engine.put(b(2), b(7));
+    engine.put(b(3), b(9));
+    engine.calls.clear();
+    Shard shard = shard(32, 1 << 20);
+    AgentInvoker invoker = invoker(shard);
+    // Read ahead before a put of key 2 is applied: that read goes stale.
+    FutureListener<byte[]> stale = f();
+    Request.Update staleUpdate = preRead(b(2), b(70), PLUS_ONE, stale);
+    shard.submit(put(b(2), b(8), f()));
+    invoker.invoke();
+    engine.calls.clear();
+    // The values read ahead differ from the engine's, to show which one each function got.
+    FutureListener<byte[]> fresh = f();
+    FutureListener<byte[]> afterPut = f();
+    FutureListener<byte[]> alone = f();
+    shard.submit(preRead(b(1), b(50), PLUS_ONE, fresh));
+    shard.submit(staleUpdate);
+    shard.submit(put(b(3), b(20), f()));
+    shard.submit(preRead(b(3), b(90), PLUS_ONE, afterPut));
+    invoker.invoke();
+    shard.submit(preRead(b(1), b(40), PLUS_ONE, alone));
+    invoker.invoke();
+
+    assertArrayEquals(b(51), fresh.join(), "the stripe is unchanged: the caller's read is used");
+    assertArrayEquals(b(9), stale.join(), "key 2 was written after the read ahead: the worker reads it");
+    assertArrayEquals(b(21), afterPut.join(), "the run wrote key 3 first: its value, not the read ahead");
+    assertEquals(List.of("get", "batch:4", "put"), engine.calls, "only key 2 is read, by the worker; a lone update reads nothing");
+    assertArrayEquals(b(41), alone.join());
+    assertEquals(2, shard.worker.counters().preReadUpdates);
   }
 
   @Test
