@@ -3,6 +3,7 @@ package io.p2kv.bench;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
+import io.p2kv.ShardStats;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -131,8 +132,9 @@ public class UpdateBenchmark {
     public void close() {
       var stats = store.stats();
       if (stats.updates() > 0) {
-        System.out.printf("%n# p2kv updates: %,d functions, longest %.1f us, mean write batch %.2f%n",
-            stats.updates(), stats.maxUpdateNanos() / 1e3, stats.meanWriteBatch());
+        long preRead = stats.shards().stream().mapToLong(ShardStats::preReadUpdates).sum();
+        System.out.printf("%n# p2kv updates: %,d functions, longest %.1f us, mean write batch %.2f, %.1f%% used their caller's read%n",
+            stats.updates(), stats.maxUpdateNanos() / 1e3, stats.meanWriteBatch(), 100.0 * preRead / stats.updates());
       }
       Stores.closeAndDelete(store);
     }
