@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,20 +42,21 @@ class UpdateCacheCoherenceTest {
 
   @TempDir Path tmp;
 
-  /** Per key: records 0..KEYS-1, counters KEYS..2*KEYS-1. */
-  private final AtomicLongArray started = new AtomicLongArray(2 * KEYS);
-  private final AtomicLongArray acked = new AtomicLongArray(2 * KEYS);
+  /** Records 0..KEYS-1 (versioned values); counters KEYS..2*KEYS-1 (the version is the count). */
+  private final VersionedKeys model = new VersionedKeys("key-", 2 * KEYS);
+  private final AtomicLongArray started = model.started;
+  private final AtomicLongArray acked = model.acked;
 
-  private static byte[] key(int k) {
-    return ((k < KEYS ? "rec-" : "ctr-") + k).getBytes(StandardCharsets.UTF_8);
+  private byte[] key(int k) {
+    return model.key(k);
   }
 
   private static boolean isDelete(long version) {
-    return version % 5 == 0;
+    return VersionedKeys.isDelete(version);
   }
 
   private static byte[] value(int k, long version) {
-    return ByteBuffer.allocate(12).putInt(k).putLong(version).array();
+    return VersionedKeys.value(k, version);
   }
 
   @ParameterizedTest
@@ -177,19 +177,6 @@ class UpdateCacheCoherenceTest {
           "counter " + k + " read " + sum + ", expected " + ackedBefore + ".." + startedAfter);
       return;
     }
-    if (value == null) {
-      boolean deleteAllowed = ackedBefore == 0;
-      for (long v = Math.max(ackedBefore, 1); v <= startedAfter && !deleteAllowed; v++) {
-        deleteAllowed = isDelete(v);
-      }
-      assertTrue(deleteAllowed, "key " + k + " read absent, but versions " + ackedBefore + ".." + startedAfter + " hold no delete");
-      return;
-    }
-    ByteBuffer b = ByteBuffer.wrap(value);
-    assertEquals(12, value.length);
-    assertEquals(k, b.getInt(), "the value of another key (or one scribbled over)");
-    long version = b.getLong();
-    assertTrue(version >= ackedBefore, "stale read of key " + k + ": version " + version + " after " + ackedBefore + " was acknowledged");
-    assertTrue(version <= startedAfter && !isDelete(version), "key " + k + " read version " + version + ", never written as a value");
+    model.check(k, ackedBefore, value);
   }
 }
