@@ -75,6 +75,8 @@ step scans-4         "$JAVA" 'ScanBenchmark.(p2kvScan|p2kvRange)$'   -t 1 -p key
 step batches-16      "$JAVA" 'BatchBenchmark'          -t 16 -p shards=4 -p ops=2,8
 # Mixed read/update, Zipfian.
 step mixed-16        "$JAVA" 'MixedBenchmark'          -t 16 -p keys=$KEYS -p shards=1 -p readPercent=50,95
+# Read-modify-write (128-byte values): P2kv.update vs locked get-modify-put on RocksDB and on p2kv.
+step update-16       "$JAVA" 'UpdateBenchmark'         -t 16 -p keys=$KEYS -p shards=1 -p distribution=uniform,zipfian
 # Virtual-thread callers (JDK 21+).
 if [ -x "$JAVA_VT" ]; then
   step vthreads      "$JAVA_VT" 'VirtualThreadPutBenchmark' -p vthreads=256 -p target=p2kv,rocksdb

@@ -11,5 +11,10 @@ public enum OperationType {
   /** {@link P2kv#get} and {@link P2kv#getAsync}. */
   GET,
   /** {@link P2kv#multiGet} and {@link P2kv#multiGetAsync}. */
-  MULTI_GET
+  MULTI_GET,
+  /**
+   * {@link P2kv#update}, {@link P2kv#merge}, {@link P2kv#increment} and their async variants: the
+   * whole round trip, the function's time on the worker included.
+   */
+  UPDATE
 }

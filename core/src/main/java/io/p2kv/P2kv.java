@@ -8,11 +8,14 @@ import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.separation.SeparationTuner;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Thread-safe: an open p2kv store, an embedded key-value store that hash-partitions keys over N
@@ -63,6 +66,44 @@ import java.util.function.Function;
  * visible. A shard holding a prepared part executes nothing else until the batch is decided, so
  * cross-shard batches cost their shards a round trip each; prefer single-shard batches (keys with
  * the same {@link #shardOf(byte[])}) where the data model allows.
+ *
+ * <h2>Updates: read-modify-write without locks</h2>
+ * {@link #update}, {@link #merge} and {@link #increment} read a key's value, compute the new one
+ * and write it, atomically with respect to every other write of that key, with no lock: they are
+ * executed by the key's shard worker, the one thread that applies every write of the shard, in
+ * queue order. Several threads updating one key never lose each other's change.
+ *
+ * <pre>{@code
+ * long views = store.increment(pageKey, 1);                  // counters: 8-byte big-endian longs
+ * byte[] profile = store.update(userKey, v -> addTag(v, "vip")); // any function of the value
+ * store.merge(logKey, entry, "append");                       // operators declared at open
+ * }</pre>
+ *
+ * <ul>
+ *   <li><b>Order.</b> Updates are writes: the worker batches them with the puts, deletes and
+ *       single-shard batches queued around them (one multiGet for the keys the run did not write
+ *       itself, then one engine write), and applies them in queue order. An update sees every
+ *       write queued before it on its shard, earlier updates of the same run included; a thread's
+ *       own operations on a key apply in the order issued.
+ *   <li><b>The function</b> gets the current value (null if the key is absent), in an array of its
+ *       own that it may modify and return, and returns the new value: null deletes the key (an
+ *       absent key stays absent and nothing is written). It is called exactly once per request,
+ *       on the worker thread, after the requests queued before it. It should be a pure function
+ *       of its argument: if the engine write of its run fails, its result is discarded and the
+ *       caller gets the failure.
+ *   <li><b>Functions must be short and must not call the store.</b> While one runs, its shard
+ *       executes nothing else: a function that takes a millisecond stalls every request queued on
+ *       that shard for that millisecond (other shards go on). A blocking call of this store from
+ *       it throws {@link IllegalStateException} (it would wait for its own worker); a read from
+ *       it would not see the writes of the run it belongs to. {@link ShardStats#updates()},
+ *       {@link ShardStats#updateNanos()} and {@link ShardStats#maxUpdateNanos()} report how long
+ *       functions take.
+ *   <li><b>Failures.</b> A function that throws, or returns a value longer than {@link
+ *       #MAX_VALUE_BYTES}, fails only its own request, with {@link UpdateFunctionException} whose
+ *       cause is what it threw; the other requests of the run apply. The function must not keep
+ *       its argument or its result: the store writes the result and returns it to the caller.
+ *   <li><b>Not in a {@link Batch}.</b> A batch holds blind puts and deletes only.
+ * </ul>
  *
  * <h2>Sync, async, callbacks</h2>
  * Sync methods block the calling thread (platform or virtual) until the operation is applied.
@@ -128,9 +169,12 @@ public final class P2kv implements AutoCloseable {
   public static final int MAX_VALUE_BYTES = 64 << 20;
 
   private final StoreCore core;
+  /** The merge operators declared at open, by name (immutable). */
+  private final Map<String, MergeOperator> mergeOperators;
 
-  private P2kv(StoreCore core) {
+  private P2kv(StoreCore core, Map<String, MergeOperator> mergeOperators) {
     this.core = core;
+    this.mergeOperators = mergeOperators;
   }
 
   /**
@@ -215,6 +259,133 @@ public final class P2kv implements AutoCloseable {
   public void write(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
     core.write(batch, batch.payloadBytes());
+  }
+
+  // ------------------------------------------------------------------------ updates
+
+  /**
+   * Replaces a key's value with {@code fn} of it, atomically: no other write of the key comes
+   * between the read and the write, and no lock is taken (see "Updates" above, which also says
+   * what the function may and must not do). Like {@link
+   * java.util.concurrent.ConcurrentMap#compute}, without the key argument.
+   *
+   * @param key the key
+   * @param fn maps the current value (null if absent; the function's own copy) to the new value
+   *     (null deletes the key); short, and must not call the store
+   * @return the new value (the array {@code fn} returned), or null if the key is now absent
+   * @throws NullPointerException if key or fn is null
+   * @throws IllegalArgumentException if key is too long
+   * @throws UpdateFunctionException if fn threw (the cause) or returned a value longer than {@link
+   *     #MAX_VALUE_BYTES}; nothing was written
+   * @throws IllegalStateException if called from a worker thread (a callback or an update function)
+   * @throws P2kvException as for {@link #put}
+   */
+  public byte[] update(byte[] key, UnaryOperator<byte[]> fn) {
+    Limits.checkKey(key);
+    Objects.requireNonNull(fn, "fn is null");
+    return core.update(key, fn, 0);
+  }
+
+  /**
+   * Async {@link #update}.
+   *
+   * @param key the key
+   * @param fn the function, as for {@link #update}
+   * @return completes on the worker thread with the new value (null if the key is now absent), or
+   *     exceptionally as {@link #update} throws
+   */
+  public CompletableFuture<byte[]> updateAsync(byte[] key, UnaryOperator<byte[]> fn) {
+    Limits.checkKey(key);
+    Objects.requireNonNull(fn, "fn is null");
+    return core.updateAsync(key, fn, 0);
+  }
+
+  /**
+   * Folds {@code operand} into a key's value with a merge operator declared at open ({@link
+   * Builder#mergeOperator}): an {@link #update} whose function is {@code existing ->
+   * operator.merge(existing, operand)}, with the same atomicity and rules. The order of arguments
+   * is {@link java.util.concurrent.ConcurrentMap#merge}'s; unlike it, the operator is also called
+   * for an absent key (with null).
+   *
+   * <p>Operators are applied when the merge executes and the result is stored as a plain value, so
+   * nothing on disk refers to an operator and a store can be reopened with other operators or
+   * none; a merge names one declared in this open.
+   *
+   * @param key the key
+   * @param operand the operand
+   * @param operator the name the operator was declared with
+   * @return the new value, or null if the operator deleted the key
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if key or operand is too long, or no operator of that name
+   *     was declared when this store was opened
+   * @throws UpdateFunctionException if the operator threw (the cause) or returned a value longer
+   *     than {@link #MAX_VALUE_BYTES}; nothing was written
+   * @throws P2kvException as for {@link #put}
+   */
+  public byte[] merge(byte[] key, byte[] operand, String operator) {
+    Limits.checkKey(key);
+    Limits.checkValue(operand);
+    return core.update(key, merging(operand, operator), operand.length);
+  }
+
+  /**
+   * Async {@link #merge}.
+   *
+   * @param key the key
+   * @param operand the operand
+   * @param operator the name the operator was declared with
+   * @return completes on the worker thread with the new value, or exceptionally as {@link #merge}
+   *     throws
+   * @throws IllegalArgumentException (at once) for an operator not declared at open
+   */
+  public CompletableFuture<byte[]> mergeAsync(byte[] key, byte[] operand, String operator) {
+    Limits.checkKey(key);
+    Limits.checkValue(operand);
+    return core.updateAsync(key, merging(operand, operator), operand.length);
+  }
+
+  private UnaryOperator<byte[]> merging(byte[] operand, String name) {
+    Objects.requireNonNull(name, "operator is null");
+    MergeOperator op = mergeOperators.get(name);
+    if (op == null) {
+      throw new IllegalArgumentException(
+          "no merge operator named \"" + name + "\" was declared when store " + core.dir()
+              + " was opened (Builder.mergeOperator); declared: " + mergeOperators.keySet());
+    }
+    return existing -> op.merge(existing, operand);
+  }
+
+  /**
+   * Adds {@code delta} to the counter at {@code key}, atomically (see "Updates" above), and returns
+   * the sum. A counter is stored as 8 bytes, a big-endian two's-complement signed long ({@code
+   * ByteBuffer.allocate(8).putLong(v).array()}; read one back with {@code
+   * ByteBuffer.wrap(store.get(key)).getLong()}); an absent key counts as 0 and is created.
+   *
+   * @param key the key
+   * @param delta the amount to add, negative to subtract, 0 to read (which still writes)
+   * @return the counter's new value
+   * @throws NullPointerException if key is null
+   * @throws IllegalArgumentException if key is too long
+   * @throws IllegalStateException if the key holds a value that is not 8 bytes (nothing is written)
+   * @throws ArithmeticException if the sum overflows a long (nothing is written)
+   * @throws P2kvException as for {@link #put}
+   */
+  public long increment(byte[] key, long delta) {
+    Limits.checkKey(key);
+    return core.increment(key, delta);
+  }
+
+  /**
+   * Async {@link #increment}.
+   *
+   * @param key the key
+   * @param delta the amount to add
+   * @return completes on the worker thread with the counter's new value, or exceptionally as
+   *     {@link #increment} throws
+   */
+  public CompletableFuture<Long> incrementAsync(byte[] key, long delta) {
+    Limits.checkKey(key);
+    return core.incrementAsync(key, delta);
   }
 
   // ------------------------------------------------------------------------ ordered reads
@@ -630,6 +801,7 @@ public final class P2kv implements AutoCloseable {
     private SeparationTuner.Limits tunerLimits = SeparationTuner.Limits.DEFAULT;
     private Function<Integer, EngineFactory> engineFactory;
     private List<byte[]> splitKeys;
+    private final Map<String, MergeOperator> mergeOperators = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -910,6 +1082,34 @@ public final class P2kv implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Declares a merge operator for {@link P2kv#merge}, under a name the merges give. Operators are
+     * declared for each open, not stored: p2kv applies an operator when the merge executes and
+     * stores the resulting value, so no merge operand waits on disk for an operator (as RocksDB's
+     * do), and the store's files never depend on one. So the names are not kept in the {@code
+     * MANIFEST}: a store reopened without an operator still opens and reads every value; only a
+     * merge naming an undeclared operator fails, with {@link IllegalArgumentException}. An
+     * application that merges declares its operators every time it opens the store, as it passes
+     * its other options.
+     *
+     * @param name the name, not empty; unique within this builder
+     * @param operator the operator (see {@link MergeOperator} for its rules)
+     * @return this builder
+     * @throws NullPointerException if name or operator is null
+     * @throws IllegalArgumentException if name is empty or already declared
+     */
+    public Builder mergeOperator(String name, MergeOperator operator) {
+      Objects.requireNonNull(name, "name is null");
+      Objects.requireNonNull(operator, "operator is null");
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("a merge operator's name must not be empty");
+      }
+      if (mergeOperators.putIfAbsent(name, operator) != null) {
+        throw new IllegalArgumentException("merge operator \"" + name + "\" is already declared");
+      }
+      return this;
+    }
+
     /** Test hook: the adaptive tuner's window limits (a period of 0 starts no timer). */
     Builder separationTunerLimits(SeparationTuner.Limits limits) {
       this.tunerLimits = limits;
@@ -936,7 +1136,8 @@ public final class P2kv implements AutoCloseable {
      */
     public P2kv open(Path dir) {
       Objects.requireNonNull(dir, "dir is null");
-      return new P2kv(StoreOpener.open(toConfig(dir)));
+      Map<String, MergeOperator> operators = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(mergeOperators));
+      return new P2kv(StoreOpener.open(toConfig(dir)), operators);
     }
 
     /** Resolves the options for one open; the builder is not changed. */

@@ -5,6 +5,9 @@ package io.p2kv;
  * exception: a caller that cannot recover does not have to declare it, and a caller that can
  * catches the specific subclass.
  *
+ * <p>{@link UpdateFunctionException} is the one subclass that reports no store problem: an update
+ * function or merge operator of the application threw, and only its own request failed.
+ *
  * <p>Bad arguments are reported with the standard JDK types instead: {@link NullPointerException}
  * for a null key, value or batch, {@link IllegalArgumentException} for an oversized key or value
  * or a batch that breaks a documented rule.

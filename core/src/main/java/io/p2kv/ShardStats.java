@@ -19,8 +19,10 @@ import java.util.List;
  * @param writeCalls engine write calls (one per opportunistic write batch)
  * @param writeOps operations written (puts + deletes + operations inside batches)
  * @param maxWriteBatch the largest write batch, in operations
- * @param workerReads keys read through the worker
- * @param readCalls engine read calls by the worker (one get or one multiGet per read batch)
+ * @param workerReads keys read through the worker (by gets, multiGets and, for the keys their
+ *     run had not written, updates)
+ * @param readCalls engine read calls by the worker (one get or one multiGet per read batch, and
+ *     per write batch holding updates)
  * @param maxReadBatch the largest read batch, in keys
  * @param directReads point reads that bypassed the worker (direct read path)
  * @param failedRequests requests that completed with an error
@@ -51,6 +53,15 @@ import java.util.List;
  * @param blobCacheMisses reads of this shard's separated values that went to a blob file
  * @param scannedPairs pairs this shard's iterators stepped onto (seeks and nexts that found a pair), as the engine counts them
  * @param inliningFilesLeft SST files still to be rewritten to bring separated values back inline after the policy turned read-heavy (0 when nothing is pending)
+ * @param updates update functions the worker ran ({@link P2kv#update}, {@link P2kv#merge}, {@link
+ *     P2kv#increment}), those that threw included; each is also counted in {@link #writeOps()} if
+ *     it wrote, and the keys it read in {@link #workerReads()}
+ * @param updateNanos total time the worker spent in update functions, in nanoseconds
+ * @param maxUpdateNanos the longest time one update function took, in nanoseconds: how long it
+ *     stalled this shard (see "Updates" in {@link P2kv})
+ * @param preReadUpdates updates whose function got the value their caller had read ahead on its
+ *     own thread (a direct read, counted in {@link #directReads()}), found unchanged by the worker,
+ *     which then read nothing for them
  */
 public record ShardStats(
     int shard,
@@ -88,7 +99,11 @@ public record ShardStats(
     long blobCacheHits,
     long blobCacheMisses,
     long scannedPairs,
-    long inliningFilesLeft) {
+    long inliningFilesLeft,
+    long updates,
+    long updateNanos,
+    long maxUpdateNanos,
+    long preReadUpdates) {
 
   /**
    * Creates a snapshot.
@@ -213,6 +228,10 @@ public record ShardStats(
     private long blobCacheMisses;
     private long scannedPairs;
     private long inliningFilesLeft;
+    private long updates;
+    private long updateNanos;
+    private long maxUpdateNanos;
+    private long preReadUpdates;
 
     private Builder(int shard) {
       this.shard = shard;
@@ -604,6 +623,50 @@ public record ShardStats(
     }
 
     /**
+     * Sets {@link ShardStats#updates()}.
+     *
+     * @param updates the value
+     * @return this builder
+     */
+    public Builder updates(long updates) {
+      this.updates = updates;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#updateNanos()}.
+     *
+     * @param updateNanos the value
+     * @return this builder
+     */
+    public Builder updateNanos(long updateNanos) {
+      this.updateNanos = updateNanos;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#maxUpdateNanos()}.
+     *
+     * @param maxUpdateNanos the value
+     * @return this builder
+     */
+    public Builder maxUpdateNanos(long maxUpdateNanos) {
+      this.maxUpdateNanos = maxUpdateNanos;
+      return this;
+    }
+
+    /**
+     * Sets {@link ShardStats#preReadUpdates()}.
+     *
+     * @param preReadUpdates the value
+     * @return this builder
+     */
+    public Builder preReadUpdates(long preReadUpdates) {
+      this.preReadUpdates = preReadUpdates;
+      return this;
+    }
+
+    /**
      * The snapshot.
      *
      * @return a new {@link ShardStats}
@@ -645,7 +708,11 @@ public record ShardStats(
           blobCacheHits,
           blobCacheMisses,
           scannedPairs,
-          inliningFilesLeft);
+          inliningFilesLeft,
+          updates,
+          updateNanos,
+          maxUpdateNanos,
+          preReadUpdates);
     }
   }
 }

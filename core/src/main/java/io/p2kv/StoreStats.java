@@ -104,6 +104,24 @@ public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, 
   }
 
   /**
+   * Update functions run over all shards (updates, merges, increments).
+   *
+   * @return functions run, those that threw included
+   */
+  public long updates() {
+    return shards.stream().mapToLong(ShardStats::updates).sum();
+  }
+
+  /**
+   * The longest any update function took, over all shards: the longest stall it caused its shard.
+   *
+   * @return nanoseconds, 0 if none ran
+   */
+  public long maxUpdateNanos() {
+    return shards.stream().mapToLong(ShardStats::maxUpdateNanos).max().orElse(0);
+  }
+
+  /**
    * Total times callers found a queue full.
    *
    * @return rejected offers

@@ -1,9 +1,7 @@
 package io.p2kv;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,20 +38,21 @@ class CacheCoherenceTest {
 
   @TempDir Path tmp;
 
-  private final AtomicLongArray started = new AtomicLongArray(KEYS);
-  private final AtomicLongArray acked = new AtomicLongArray(KEYS);
+  private final VersionedKeys model = new VersionedKeys("hot-", KEYS);
+  private final AtomicLongArray started = model.started;
+  private final AtomicLongArray acked = model.acked;
   private final AtomicLong reads = new AtomicLong();
 
-  private static byte[] key(int k) {
-    return ("hot-" + k).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  private byte[] key(int k) {
+    return model.key(k);
   }
 
   private static boolean isDelete(long version) {
-    return version % 5 == 0;
+    return VersionedKeys.isDelete(version);
   }
 
   private static byte[] value(int k, long version) {
-    return ByteBuffer.allocate(12).putInt(k).putLong(version).array();
+    return VersionedKeys.value(k, version);
   }
 
   @ParameterizedTest
@@ -166,20 +165,6 @@ class CacheCoherenceTest {
   }
 
   private void check(int k, long ackedBefore, byte[] value) {
-    long startedAfter = started.get(k);
-    if (value == null) {
-      boolean deleteAllowed = ackedBefore == 0;
-      for (long v = Math.max(ackedBefore, 1); v <= startedAfter && !deleteAllowed; v++) {
-        deleteAllowed = isDelete(v);
-      }
-      assertTrue(deleteAllowed, "key " + k + " read absent, but versions " + ackedBefore + ".." + startedAfter + " hold no delete");
-      return;
-    }
-    ByteBuffer b = ByteBuffer.wrap(value);
-    assertEquals(12, value.length);
-    assertEquals(k, b.getInt(), "the value of another key");
-    long version = b.getLong();
-    assertTrue(version >= ackedBefore, "stale read of key " + k + ": version " + version + " after " + ackedBefore + " was acknowledged");
-    assertTrue(version <= startedAfter && !isDelete(version), "key " + k + " read version " + version + ", never written as a value");
+    model.check(k, ackedBefore, value);
   }
 }

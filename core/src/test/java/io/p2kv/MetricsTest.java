@@ -174,6 +174,12 @@ class MetricsTest {
       assertArrayEquals(k, store.getAsync(k).join());
       store.multiGet(List.of(k, Keys.key("k5"), Keys.key("absent")));
       store.multiGetAsync(List.of(k, Keys.key("k6"))).join();
+      store.update(k, v -> v);
+      store.updateAsync(k, v -> v).join();
+      store.increment(Keys.key("n"), 1);
+      assertThrows(UpdateFunctionException.class, () -> store.update(k, v -> {
+        throw new IllegalStateException("not recorded");
+      }));
       assertThrows(IllegalArgumentException.class, () -> store.put(new byte[P2kv.MAX_KEY_BYTES + 1], k));
 
       StoreStats stats = store.stats();
@@ -183,6 +189,7 @@ class MetricsTest {
       assertEquals(2, count(stats, OperationType.WRITE));
       assertEquals(2, count(stats, OperationType.GET));
       assertEquals(2, count(stats, OperationType.MULTI_GET));
+      assertEquals(3, count(stats, OperationType.UPDATE));
       for (LatencyStats l : stats.latencies()) {
         assertTrue(0 < l.p50Nanos() && l.p50Nanos() <= l.p90Nanos() && l.p90Nanos() <= l.p99Nanos()
             && l.p99Nanos() <= l.p999Nanos() && l.p999Nanos() <= l.maxNanos() && l.meanNanos() > 0, l.toString());
@@ -190,6 +197,8 @@ class MetricsTest {
       ObjectName bean = storeName(tmp);
       assertEquals(13L, server.getAttribute(bean, "PutCount"));
       assertEquals(2L, server.getAttribute(bean, "MultiGetCount"));
+      assertEquals(3L, server.getAttribute(bean, "UpdateCount"));
+      assertEquals(4L, server.getAttribute(bean, "Updates"));
       assertEquals(stats.latency(OperationType.WRITE).orElseThrow().maxNanos(), server.getAttribute(bean, "WriteMaxNanos"));
     }
   }

@@ -4,13 +4,14 @@ import io.p2kv.Batch;
 import io.p2kv.KeyValue;
 import io.p2kv.OperationType;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * One queued request: a typed value per kind, completed through {@link Completion}.
  *
  * <ul>
- *   <li>{@link Write}s ({@link Put}, {@link Delete}, {@link BatchWrite}) merge into one engine
- *       batch;
+ *   <li>{@link Write}s ({@link Put}, {@link Delete}, {@link BatchWrite}, {@link Update}) merge
+ *       into one engine batch (the run's updates first read their keys with one multiGet);
  *   <li>{@link Read}s ({@link Get}, {@link MultiGetPart}) merge into one engine multiGet;
  *   <li>a {@link ScanPart} and a {@link CrossShardPart} always run alone.
  * </ul>
@@ -146,6 +147,76 @@ abstract sealed class Request extends Completion {
     @Override
     OperationType operationType() {
       return OperationType.WRITE;
+    }
+  }
+
+  /**
+   * A read-modify-write of one key, executed by the worker: the function maps the current value
+   * (null if absent) to the new one (null deletes). Completes with the new value, or with a {@link
+   * Long} for a counter. See {@link ShardWorker}, "Updates".
+   */
+  static final class Update extends Write {
+    final byte[] key;
+    final UnaryOperator<byte[]> fn;
+    /** True for {@link Counter#add}: the result is the counter's new value as a {@link Long}. */
+    final boolean counter;
+    /**
+     * The value the caller read ahead ({@link UpdatePreReads}), its stripe and the stripe's version
+     * before the read; an odd stamp: none. Set before the request is queued (the queue publishes
+     * them), read by the worker only.
+     */
+    private byte[] preRead;
+    int preReadStripe;
+    long preReadStamp = 1;
+
+    /**
+     * Creates an update.
+     *
+     * @param key the key
+     * @param fn the function
+     * @param operandBytes the bytes the request brings (a merge operand), for the run's byte cap
+     * @param counter whether the result is a counter's value
+     * @param listener the listener, or null for a sync caller
+     */
+    Update(byte[] key, UnaryOperator<byte[]> fn, long operandBytes, boolean counter, Listener listener) {
+      super(1, key.length + operandBytes, listener);
+      this.key = key;
+      this.fn = fn;
+      this.counter = counter;
+    }
+
+    /** Attaches the caller's read of the key, taken after {@code stamp} was even. */
+    void preRead(byte[] value, int stripe, long stamp) {
+      this.preRead = value;
+      this.preReadStripe = stripe;
+      this.preReadStamp = stamp;
+    }
+
+    boolean hasPreRead() {
+      return (preReadStamp & 1) == 0;
+    }
+
+    /** The caller's read, handed over once (the function may change it). */
+    byte[] takePreRead() {
+      byte[] v = preRead;
+      preRead = null;
+      return v;
+    }
+
+    /** Never called: the worker applies updates itself (it must read first). */
+    @Override
+    void addTo(ShardWriter writer) {
+      throw new IllegalStateException("an update is applied by ShardWorker, not added blindly");
+    }
+
+    /** What the request completes with, given the value the function returned. */
+    Object result(byte[] newValue) {
+      return counter ? (Object) Counter.decode(newValue) : newValue;
+    }
+
+    @Override
+    OperationType operationType() {
+      return OperationType.UPDATE;
     }
   }
 

@@ -71,6 +71,7 @@ final class Shard {
       CpuPinning pinning,
       LatencyRecorder latency,
       WriteProfile profile,
+      StripeVersions versions,
       ValueCache cache) {
     this.index = index;
     this.engine = engine;
@@ -80,7 +81,7 @@ final class Shard {
     this.worker =
         new ShardWorker(
             index, queue, engine, store, signal, pinning, config.maxBatch(), config.maxBatchBytes(), latency, profile,
-            cache);
+            versions, cache);
   }
 
   /** Starts the worker thread. */
@@ -253,6 +254,10 @@ final class Shard {
             .readCalls(c.readCalls)
             .maxReadBatch(c.maxReadBatch)
             .failedRequests(c.failedRequests)
+            .updates(c.updates)
+            .updateNanos(c.updateNanos)
+            .maxUpdateNanos(c.maxUpdateNanos)
+            .preReadUpdates(c.preReadUpdates)
             .userBytesWritten(c.userBytesWritten)
             .directReads(readers.reads())
             .queueDepth(queue.size())

@@ -1,15 +1,20 @@
 package io.p2kv.internal;
 
+import io.p2kv.Batch;
 import io.p2kv.KeyValue;
+import io.p2kv.P2kv;
 import io.p2kv.StoreClosedException;
+import io.p2kv.UpdateFunctionException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.WriteProfile;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.TreeMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
 import org.jctools.queues.MpscArrayQueue;
@@ -25,6 +30,38 @@ import org.jctools.queues.MpscArrayQueue;
  * fsync in SYNC mode); a read run one multiGet. Never waits for more: what is queued now is what is
  * batched, so under light load each request runs alone, and a lone put or get uses the engine's
  * single-operation call. Kinds are never reordered. Scan parts and cross-shard parts run alone.
+ *
+ * <h2>Updates</h2>
+ * An {@link Request.Update} (update, merge, increment) is a write: it joins the write run around
+ * it, so puts, deletes, single-shard batches and updates of one key apply in queue order, with no
+ * lock, because this thread is the only writer of the shard. A run with updates executes in two
+ * passes:
+ *
+ * <ol>
+ *   <li>Find the updates whose key no earlier request of the run writes, and read those keys with
+ *       one engine multiGet (one get for a single key), through the value cache when the store has
+ *       one, like a read run. The engine holds everything committed by earlier runs; what this run
+ *       writes is not committed yet.
+ *   <li>Apply the requests in queue order. Puts, deletes and batches go to the pending batch as
+ *       usual and are noted in the run's overlay (key to latest value, unsigned byte order). Each
+ *       update's function gets the current value: the one read in step 1, or the overlay's, so
+ *       several updates of one key in a run see each other's results; its result goes to the
+ *       batch through {@link ShardWriter} (null deletes; null for an absent key writes nothing)
+ *       and to the overlay. Then the whole run is one engine write, as without updates; a run of
+ *       one update uses the single-operation put or delete.
+ * </ol>
+ *
+ * A function gets an array nobody else holds: the engine's fresh copy, the cache's copy, or a copy
+ * of an overlay value (which the caller of an earlier put or update still owns). What it returns
+ * goes to the engine batch and to its caller; the cache keeps a copy of its own ({@link
+ * ValueCache#endWrite}), updated through {@link ShardWriter} exactly as for a put or delete. A function that throws, or
+ * returns an oversized value, fails only its own request ({@link UpdateFunctionException}, with
+ * what it threw as the cause; for a counter, what the counter threw): it wrote nothing, the overlay
+ * keeps the value from before it (a key whose engine copy it was given is read again if a later
+ * update needs it, since the function may have changed that copy), and the run goes on. An engine
+ * error fails the whole run, as for any write run. Each function is timed ({@link
+ * WorkerCounters#updated}); a slow one delays everything queued behind it on this shard, which is
+ * why functions must be short.
  *
  * <h2>Waiting</h2>
  * While this shard holds a prepared cross-shard part ({@link CrossShardParticipant}), {@link
@@ -58,6 +95,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private final ShardWriter writer;
   private final CrossShardParticipant participant;
   private final WorkerCounters counters = new WorkerCounters();
+  /** The store's stripe versions, which this worker's writer keeps: they validate pre-reads. */
+  private final StripeVersions versions;
   /** Null when the store caches no values. */
   private final ValueCache cache;
   /** Records the latency of the async requests this worker completes; null when off. */
@@ -68,6 +107,29 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private final Completion[] syncRun;
   private final Object[] syncResults;
   private final ArrayList<byte[]> keys = new ArrayList<>();
+
+  /** Overlay value: the key is absent. Compared by identity. */
+  private static final byte[] ABSENT = new byte[0];
+  /**
+   * Overlay value: the run has not changed the key (yet); its value is the committed one. Also the
+   * placeholder of step 1 for keys that step 2 sets before any update reads them. By identity.
+   */
+  private static final byte[] COMMITTED = new byte[0];
+  /** The run's overlay for updates: key to the latest value the run wrote (see "Updates"). */
+  private final TreeMap<byte[], byte[]> overlay = new TreeMap<>(Arrays::compareUnsigned);
+  /**
+   * Per run position: where the value read for that update is in the run's multiGet, {@link
+   * #PRE_READ} if it uses its caller's read, or -1 (the overlay has its key).
+   */
+  private final int[] readAt;
+  /** {@link #readAt}: the update uses the value its caller read ahead. */
+  private static final int PRE_READ = -2;
+  /** Per run position: a failure of that request alone (an update function), or null. */
+  private final Throwable[] requestFailure;
+  private int requestFailures;
+  /** Operations and payload bytes of the engine write of a run with updates, for the counters. */
+  private int runOps;
+  private long runBytes;
 
   private volatile boolean stopRequested;
   private volatile boolean terminated;
@@ -83,6 +145,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       long maxBatchBytes,
       LatencyRecorder latency,
       WriteProfile profile,
+      StripeVersions versions,
       ValueCache cache) {
     this.shard = shard;
     this.queue = queue;
@@ -93,13 +156,16 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     this.maxBatch = maxBatch;
     this.maxBatchBytes = maxBatchBytes;
     this.latency = latency;
-    this.writer = new ShardWriter(engine, profile, cache, shard);
+    this.writer = new ShardWriter(engine, profile, versions, cache, shard);
+    this.versions = versions;
     this.cache = cache;
     this.participant = new CrossShardParticipant(shard, engine, writer, counters, signal);
     this.run = new Request[maxBatch];
     this.runResults = new Object[maxBatch];
     this.syncRun = new Completion[maxBatch];
     this.syncResults = new Object[maxBatch];
+    this.readAt = new int[maxBatch];
+    this.requestFailure = new Throwable[maxBatch];
   }
 
   @Override
@@ -176,6 +242,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     runSize = n;
     int ops = first.opCount;
     long bytes = first.bytes;
+    int updates = first instanceof Request.Update ? 1 : 0;
     while (n < maxBatch) {
       Request next = queue.relaxedPeek();
       if (!(next instanceof Request.Write w) || ops + w.opCount > maxBatch || bytes + w.bytes > maxBatchBytes) {
@@ -186,10 +253,15 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       runSize = n;
       ops += w.opCount;
       bytes += w.bytes;
+      if (w instanceof Request.Update) {
+        updates++;
+      }
     }
     Throwable failure = null;
     try {
-      if (n == 1 && first instanceof Request.Put put) {
+      if (updates > 0) {
+        runWithUpdates(n);
+      } else if (n == 1 && first instanceof Request.Put put) {
         writer.putAlone(put.key, put.value);
       } else if (n == 1 && first instanceof Request.Delete delete) {
         writer.deleteAlone(delete.key);
@@ -207,11 +279,191 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     } catch (EngineException e) {
       failure = Errors.shardFailed(shard, e);
     }
+    if (updates > 0) {
+      ops = runOps; // what the run wrote, known only now; -1: no engine write was made
+      bytes = runBytes;
+    }
     countWrites(n, ops, bytes, failure != null);
-    finishRun(n, null, failure);
+    finishRun(n, updates > 0 ? runResults : null, failure);
     return n;
   }
 
+  /**
+   * Executes a write run that holds updates (see "Updates" above) and sets {@link #runOps} and
+   * {@link #runBytes} to what its engine write carried ({@code runOps} -1 if no engine write was
+   * made: nothing to write, or a read failed); the results go to {@link #runResults}, the failures
+   * of single updates to {@link #requestFailure}.
+   *
+   * @throws EngineException if an engine read or the write failed: the whole run fails
+   */
+  private void runWithUpdates(int n) {
+    Request[] run = this.run;
+    TreeMap<byte[], byte[]> overlay = this.overlay;
+    ArrayList<byte[]> keys = this.keys;
+    int[] readAt = this.readAt;
+    Object[] results = runResults;
+    boolean alone = n == 1;
+    boolean writing = false; // the engine write call has begun: it empties the batch itself
+    runOps = -1;
+    runBytes = 0;
+    int ops = 0;
+    long bytes = 0;
+    int functions = 0;
+    int preReads = 0;
+    long nanos = 0;
+    long maxNanos = 0;
+    try {
+      // Step 1: read, with one engine call, the keys that updates find unchanged by the run.
+      for (int i = 0; i < n; i++) {
+        Request r = run[i];
+        readAt[i] = -1;
+        if (r instanceof Request.Update u) {
+          if (overlay.putIfAbsent(u.key, COMMITTED) != null) {
+            continue; // an earlier request of the run has the key: step 2 takes it from the overlay
+          }
+          if (u.hasPreRead() && versions.stamp(shard, u.preReadStripe) == u.preReadStamp) {
+            readAt[i] = PRE_READ; // the caller's read is the committed value (StripeVersions)
+            preReads++;
+          } else {
+            readAt[i] = keys.size();
+            keys.add(u.key);
+          }
+        } else if (r instanceof Request.Put put) {
+          overlay.put(put.key, COMMITTED);
+        } else if (r instanceof Request.Delete delete) {
+          overlay.put(delete.key, COMMITTED);
+        } else {
+          for (Batch.Op op : ((Request.BatchWrite) r).ops) {
+            overlay.put(op.key(), COMMITTED);
+          }
+        }
+      }
+      List<byte[]> read = null;
+      if (!keys.isEmpty()) {
+        read = readKeys(keys);
+        counters.read(keys.size());
+      }
+      // Step 2: apply the run in queue order.
+      for (int i = 0; i < n; i++) {
+        Request r = run[i];
+        if (!(r instanceof Request.Update u)) {
+          Request.Write w = (Request.Write) r;
+          w.addTo(writer);
+          noteWritten(w, overlay);
+          ops += w.opCount;
+          bytes += w.bytes;
+          continue;
+        }
+        byte[] current;
+        boolean own = true; // nobody else holds `current`: the function may have it
+        if (readAt[i] >= 0) {
+          current = read.get(readAt[i]);
+        } else if (readAt[i] == PRE_READ) {
+          current = u.takePreRead();
+        } else {
+          byte[] v = overlay.get(u.key);
+          if (v == COMMITTED) {
+            // An earlier update of this key failed after being given the engine's copy.
+            current = engine.get(u.key);
+            counters.read(1);
+          } else if (v == ABSENT) {
+            current = null;
+          } else {
+            current = v;
+            own = false;
+          }
+        }
+        byte[] next = null;
+        Throwable thrown = null;
+        long start = System.nanoTime();
+        try {
+          next = u.fn.apply(own || current == null ? current : current.clone());
+        } catch (Throwable t) {
+          thrown = t;
+        }
+        long took = System.nanoTime() - start;
+        functions++;
+        nanos += took;
+        maxNanos = Math.max(maxNanos, took);
+        if (thrown != null || (next != null && next.length > P2kv.MAX_VALUE_BYTES)) {
+          failOne(i, u, thrown, next);
+          continue; // wrote nothing; the overlay keeps the value from before it
+        }
+        if (next != null) {
+          if (alone) {
+            runOps = 1;
+            runBytes = u.key.length + (long) next.length;
+            writer.putAlone(u.key, next);
+          } else {
+            writer.put(u.key, next);
+          }
+          overlay.put(u.key, next);
+          ops++;
+          bytes += u.key.length + (long) next.length;
+        } else if (current != null) {
+          if (alone) {
+            runOps = 1;
+            runBytes = u.key.length;
+            writer.deleteAlone(u.key);
+          } else {
+            writer.delete(u.key);
+          }
+          overlay.put(u.key, ABSENT);
+          ops++;
+          bytes += u.key.length;
+        } // else: null for an absent key, which stays absent: nothing to write
+        results[i] = u.result(next);
+      }
+      if (ops > 0 && !alone) {
+        runOps = ops;
+        runBytes = bytes;
+        writing = true;
+        writer.commit();
+      }
+    } catch (EngineException e) {
+      if (!alone && !writing) {
+        writer.discard(); // a read failed after some adds
+      }
+      throw e;
+    } finally {
+      overlay.clear();
+      keys.clear();
+      if (functions > 0) {
+        counters.updated(functions, nanos, maxNanos, preReads);
+      }
+    }
+  }
+
+  /** Records a blind write of the run in the overlay, in queue order. */
+  private static void noteWritten(Request.Write w, TreeMap<byte[], byte[]> overlay) {
+    if (w instanceof Request.Put put) {
+      overlay.put(put.key, put.value);
+    } else if (w instanceof Request.Delete delete) {
+      overlay.put(delete.key, ABSENT);
+    } else {
+      for (Batch.Op op : ((Request.BatchWrite) w).ops) {
+        overlay.put(op.key(), op.isDelete() ? ABSENT : op.value());
+      }
+    }
+  }
+
+  /** Fails one update of the run (its function threw or returned an oversized value). */
+  private void failOne(int i, Request.Update u, Throwable thrown, byte[] next) {
+    Throwable failure;
+    if (thrown == null) {
+      failure = new UpdateFunctionException(
+          "an update function on shard " + shard + " returned a value of " + next.length + " bytes; the maximum is "
+              + P2kv.MAX_VALUE_BYTES, null);
+    } else if (u.counter) {
+      failure = thrown; // p2kv's own counter function: its exception says what is wrong
+    } else {
+      failure = new UpdateFunctionException("an update function on shard " + shard + " threw " + thrown, thrown);
+    }
+    requestFailure[i] = failure;
+    requestFailures++;
+  }
+
+  /** Counts a write run; {@code ops} -1: no engine write was made (a run of updates only). */
   private void countWrites(int n, int ops, long bytes, boolean failed) {
     long puts = 0;
     long deletes = 0;
@@ -222,7 +474,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
         puts++;
       } else if (r instanceof Request.Delete) {
         deletes++;
-      } else {
+      } else if (r instanceof Request.BatchWrite) {
         batches++;
       }
     }
@@ -230,7 +482,9 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     c.puts += puts;
     c.deletes += deletes;
     c.batches += batches;
-    c.wrote(ops, bytes, failed);
+    if (ops >= 0) {
+      c.wrote(ops, bytes, failed);
+    }
   }
 
   // ---------------------------------------------------------------- point reads
@@ -266,7 +520,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
           keys.addAll(((Request.MultiGetPart) run[i]).keys);
         }
       }
-      List<byte[]> values = cache == null ? engine.multiGet(keys) : readThroughCache(keys);
+      List<byte[]> values = readKeys(keys);
       keys.clear();
       int at = 0;
       Object[] results = runResults;
@@ -288,18 +542,23 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   }
 
   /**
-   * The values of {@code keys} from the value cache where it has them, the rest from one engine
-   * read, which then fills the cache. On the worker no write of this shard is in progress, so
-   * the stamps are even and the fills stand (see {@link ValueCache}); hits are answered in queue
-   * order, after the writes queued before the read.
+   * The committed values of {@code keys}, each a fresh array nobody else holds: from the value
+   * cache where it has them (it returns copies), the rest from one engine read (a get for one key),
+   * which then fills the cache. On the worker no write of this shard is in progress, so the stamps
+   * are even and the fills stand (see {@link ValueCache}); hits are answered in queue order, after
+   * the writes queued before the read. Serves read runs and the reads of updates.
    */
-  private List<byte[]> readThroughCache(List<byte[]> keys) {
+  private List<byte[]> readKeys(List<byte[]> keys) {
+    if (cache == null) {
+      return readEngine(keys);
+    }
     ValueCache.Lookup lookup = cache.new Lookup(keys, k -> shard);
     List<byte[]> missing = lookup.missing;
-    if (missing.isEmpty()) {
-      return lookup.values;
-    }
-    return lookup.complete(missing.size() == 1 ? Collections.singletonList(engine.get(missing.get(0))) : engine.multiGet(missing));
+    return missing.isEmpty() ? lookup.values : lookup.complete(readEngine(missing));
+  }
+
+  private List<byte[]> readEngine(List<byte[]> keys) {
+    return keys.size() == 1 ? Collections.singletonList(engine.get(keys.get(0))) : engine.multiGet(keys);
   }
 
   // ---------------------------------------------------------------- scans
@@ -349,23 +608,31 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   /**
    * Completes a run: async requests directly (recording their latency first, so a caller that sees
    * its future done also sees its latency); sync requests through the wake-up tree (see {@link
-   * Completion#completeSyncRun}).
+   * Completion#completeSyncRun}). A request that failed alone ({@link #requestFailure}: an update
+   * whose function threw) is failed directly, outside the tree.
    *
    * @param results per-request results, or null for none
    * @param failure the failure of every request, or null
    */
   private void finishRun(int n, Object[] results, Throwable failure) {
-    if (failure != null) {
-      counters.failed(n);
-    }
+    int failedAlone = requestFailures;
+    requestFailures = 0;
+    counters.failed(failure != null ? n : failedAlone);
     Request[] run = this.run;
     boolean record = latency != null && failure == null;
     long now = 0; // read once per run, when the first stamped (async) request needs it
     int m = 0;
     for (int i = 0; i < n; i++) {
       Request r = run[i];
-      Object value = results == null ? null : results[i];
-      if (r.isSync()) {
+      Object value = results == null || failure != null ? null : results[i];
+      Throwable own = null;
+      if (failedAlone > 0 && requestFailure[i] != null) {
+        own = requestFailure[i];
+        requestFailure[i] = null;
+      }
+      if (own != null && failure == null) {
+        r.fail(own);
+      } else if (r.isSync()) {
         syncResults[m] = value;
         syncRun[m++] = r;
       } else {
@@ -410,6 +677,9 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     }
     runSize = 0;
     keys.clear();
+    overlay.clear();
+    Arrays.fill(requestFailure, null);
+    requestFailures = 0;
     failQueued(failure);
     terminate();
   }

@@ -19,20 +19,32 @@ final class ShardWriter implements AutoCloseable {
   /** Null unless the value-separation policy is adaptive. */
   private final WriteProfile profile;
 
+  /** Null when nothing reads the shard concurrently (recovery at open, tests). */
+  private final StripeVersions versions;
   /** Null unless the store caches values. */
   private final ValueCache cache;
   private final int shard;
-  /** The keys the pending batch writes, and what each then holds (null: deleted), for the cache. */
+  /** The keys the pending batch writes, for the stripe versions and the cache. */
   private final ArrayList<ValueCache.Key> writtenKeys = new ArrayList<>();
+  /** With a cache: what each written key then holds (null: deleted). */
   private final ArrayList<Object> writtenValues = new ArrayList<>();
 
   /** A {@link #writtenValues} entry: drop the key from the cache, whatever the write did. */
   static final Object INVALIDATE = new Object();
 
-  ShardWriter(Engine engine, WriteProfile profile, ValueCache cache, int shard) {
+  /**
+   * @param versions the store's stripe versions, bracketing every engine write ({@link
+   *     StripeVersions}); null when nothing reads the shard concurrently (recovery at open)
+   * @param cache the value cache, or null; a cache needs {@code versions}
+   */
+  ShardWriter(Engine engine, WriteProfile profile, StripeVersions versions, ValueCache cache, int shard) {
+    if (cache != null && versions == null) {
+      throw new IllegalArgumentException("a value cache needs the stripe versions");
+    }
     this.engine = engine;
     this.batch = engine.newBatch();
     this.profile = profile;
+    this.versions = versions;
     this.cache = cache;
     this.shard = shard;
   }
@@ -64,9 +76,11 @@ final class ShardWriter implements AutoCloseable {
   }
 
   private void written(byte[] key, Object value) {
-    if (cache != null) {
+    if (versions != null) {
       writtenKeys.add(new ValueCache.Key(key));
-      writtenValues.add(value);
+      if (cache != null) {
+        writtenValues.add(value);
+      }
     }
   }
 
@@ -92,8 +106,9 @@ final class ShardWriter implements AutoCloseable {
   }
 
   /**
-   * Writes the pending batch with one engine call; it is empty afterwards, also on failure. With a
-   * cache, the write is wrapped in the cache's write steps ({@link ValueCache}).
+   * Writes the pending batch with one engine call; it is empty afterwards, also on failure. The
+   * write is wrapped in the stripe versions' steps ({@link StripeVersions}), and with a cache in the
+   * cache's ({@link ValueCache}).
    */
   void commit() {
     boolean applied = false;
@@ -149,20 +164,32 @@ final class ShardWriter implements AutoCloseable {
     }
   }
 
+  /** Before the engine write: the written stripes become odd ({@link StripeVersions}). */
   private void beginCacheWrite() {
-    if (cache != null && !writtenKeys.isEmpty()) {
+    if (writtenKeys.isEmpty()) {
+      return;
+    }
+    if (cache != null) {
       cache.beginWrite(shard, writtenKeys);
+    } else {
+      versions.begin(shard, writtenKeys);
     }
   }
 
+  /** After the engine write: the cache learns what was written, the stripes become even. */
   private void endCacheWrite(boolean applied) {
-    if (cache != null && !writtenKeys.isEmpty()) {
-      try {
+    if (writtenKeys.isEmpty()) {
+      return;
+    }
+    try {
+      if (cache != null) {
         cache.endWrite(shard, writtenKeys, writtenValues, applied);
-      } finally {
-        writtenKeys.clear();
-        writtenValues.clear();
+      } else {
+        versions.end(shard, writtenKeys);
       }
+    } finally {
+      writtenKeys.clear();
+      writtenValues.clear();
     }
   }
 

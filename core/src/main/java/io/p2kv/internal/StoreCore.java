@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +53,8 @@ public final class StoreCore implements AutoCloseable {
   private final PointReads reads;
   /** Null when the store caches no values. */
   private final ValueCache cache;
+  /** Null when point reads run on the workers ({@code ReadPath.WORKER}): so do updates' reads. */
+  private final UpdatePreReads preReads;
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
   private final OpenIterators iterators;
@@ -74,12 +77,14 @@ public final class StoreCore implements AutoCloseable {
       RequestDispatcher dispatcher,
       PointReads reads,
       ValueCache cache,
+      UpdatePreReads preReads,
       CrossShardCoordinator crossShard,
       LatencyRecorder latency,
       EngineFactory engineFactory,
       StoreLock lock,
       boolean leakDetection) {
     this.cache = cache;
+    this.preReads = preReads;
     this.dir = dir;
     this.name = dir.toString();
     this.shards = shards;
@@ -233,6 +238,64 @@ public final class StoreCore implements AutoCloseable {
       f.completeExceptionally(e);
     }
     return f;
+  }
+
+  // ---------------------------------------------------------------- updates
+
+  /** The caller's read ahead of an update's key when reads run on the caller's thread. */
+  private Request.Update preRead(Request.Update u) {
+    return preReads == null ? u : preReads.preRead(u);
+  }
+
+  /**
+   * Sync update: the key's worker applies {@code fn} to its current value (see {@link
+   * ShardWorker}, "Updates").
+   *
+   * @param key key
+   * @param fn current value (null if absent) to new value (null deletes)
+   * @param operandBytes bytes the request carries besides the key (a merge operand), for the run's
+   *     byte cap
+   * @return the new value
+   */
+  public byte[] update(byte[] key, UnaryOperator<byte[]> fn, long operandBytes) {
+    return (byte[]) dispatcher.call(shards.of(key), preRead(new Request.Update(key, fn, operandBytes, false, null)), OperationType.UPDATE);
+  }
+
+  /**
+   * Async update.
+   *
+   * @param key key
+   * @param fn the function
+   * @param operandBytes as for {@link #update}
+   * @return completes on the worker with the new value
+   */
+  public CompletableFuture<byte[]> updateAsync(byte[] key, UnaryOperator<byte[]> fn, long operandBytes) {
+    FutureListener<byte[]> f = new FutureListener<>();
+    return dispatcher.submitAsync(shards.of(key), preRead(new Request.Update(key, fn, operandBytes, false, f)), f);
+  }
+
+  /**
+   * Sync counter increment (8-byte big-endian signed long; absent is 0).
+   *
+   * @param key key
+   * @param delta amount
+   * @return the counter's new value
+   */
+  public long increment(byte[] key, long delta) {
+    return (Long) dispatcher.call(
+        shards.of(key), preRead(new Request.Update(key, Counter.add(delta), Counter.BYTES, true, null)), OperationType.UPDATE);
+  }
+
+  /**
+   * Async counter increment.
+   *
+   * @param key key
+   * @param delta amount
+   * @return completes on the worker with the counter's new value
+   */
+  public CompletableFuture<Long> incrementAsync(byte[] key, long delta) {
+    FutureListener<Long> f = new FutureListener<>();
+    return dispatcher.submitAsync(shards.of(key), preRead(new Request.Update(key, Counter.add(delta), Counter.BYTES, true, f)), f);
   }
 
   // ---------------------------------------------------------------- point reads

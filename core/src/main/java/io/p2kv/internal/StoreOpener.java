@@ -98,24 +98,26 @@ public final class StoreOpener {
       LatencyRecorder latency = config.recordLatency() ? LatencyRecorder.create() : null;
       boolean adaptive = config.valueSeparation().adaptive();
       ShardConfig shardConfig = ShardConfig.of(config);
-      ValueCache cache = config.cacheBytes() > 0 ? new ValueCache(shardCount, config.cacheBytes()) : null;
+      StripeVersions versions = new StripeVersions(shardCount);
+      ValueCache cache = config.cacheBytes() > 0 ? new ValueCache(versions, config.cacheBytes()) : null;
       Shard[] shardArray = new Shard[shardCount];
       for (int i = 0; i < shardCount; i++) {
         shardArray[i] =
-            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null, cache);
+            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null, versions, cache);
       }
       ShardSet shards = new ShardSet(shardArray, manifest.newPartitioner());
       RequestDispatcher dispatcher = new RequestDispatcher(config.yieldWaitNanos(), latency);
       // Direct reads use the value cache on the caller's thread, reads on the workers on the
       // worker (in queue order; ShardWorker).
+      boolean direct = config.readPath() == ReadPath.DIRECT;
       PointReads reads =
-          config.readPath() == ReadPath.DIRECT
-              ? new DirectPointReads(shards, dispatcher, cache, state)
-              : new WorkerPointReads(shards, dispatcher, config.maxBatch());
+          direct ? new DirectPointReads(shards, dispatcher, cache, state) : new WorkerPointReads(shards, dispatcher, config.maxBatch());
+      // Updates read ahead on the caller's thread where gets do.
+      UpdatePreReads preReads = direct ? new UpdatePreReads(shards, versions, cache) : null;
       CrossShardCoordinator crossShard =
           new CrossShardCoordinator(shards, state, new GsnSequence(engines.get(0), maxGsn));
       StoreCore store =
-          new StoreCore(dir, shards, state, dispatcher, reads, cache, crossShard, latency, factory, lock, config.leakDetection());
+          new StoreCore(dir, shards, state, dispatcher, reads, cache, preReads, crossShard, latency, factory, lock, config.leakDetection());
       if (config.jmx()) {
         jmx = JmxRegistration.register(dir, shardCount, store::stats, store::shardStats, config.recordLatency());
       }

@@ -4,12 +4,10 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.ToIntFunction;
 
 /**
@@ -20,8 +18,8 @@ import java.util.function.ToIntFunction;
  *
  * <h2>Coherence</h2>
  * Only a shard's worker writes the shard, through its {@link ShardWriter}, so the worker is the one
- * writer of every cached key. Each shard has {@value #STRIPES} stripe versions (a key's stripe is
- * a function of its hash), written only by that worker:
+ * writer of every cached key. It brackets each engine write with the shard's {@link
+ * StripeVersions}, and the cache adds one step between the engine write and the end:
  *
  * <ol>
  *   <li>Before an engine write, the worker makes the version of every stripe it writes odd
@@ -46,9 +44,6 @@ import java.util.function.ToIntFunction;
  * before the cache exists.
  */
 final class ValueCache {
-  /** Stripe versions per shard: a power of two. */
-  static final int STRIPES = 1024;
-
   /** What {@link #lookup} returns on a miss (null is a cached absent key). */
   static final Object MISS = new Object();
 
@@ -67,12 +62,16 @@ final class ValueCache {
   static final int FILL_ONE_IN = 64;
 
   private final Cache<Key, Object> cache;
-  private final AtomicLongArray[] versions;
+  private final StripeVersions versions;
   private final long capacityBytes;
   /** Whether the cache has evicted for size: from then on, fills are sampled. */
   private volatile boolean full;
 
-  ValueCache(int shards, long capacityBytes) {
+  /**
+   * @param versions the store's stripe versions, which its shard writers keep
+   * @param capacityBytes the most the entries may weigh
+   */
+  ValueCache(StripeVersions versions, long capacityBytes) {
     this.capacityBytes = capacityBytes;
     this.cache =
         Caffeine.newBuilder()
@@ -86,10 +85,7 @@ final class ValueCache {
             })
             .recordStats()
             .build();
-    this.versions = new AtomicLongArray[shards];
-    for (int i = 0; i < shards; i++) {
-      versions[i] = new AtomicLongArray(STRIPES);
-    }
+    this.versions = versions;
   }
 
   /** A key in the cache: the bytes and their hash. */
@@ -114,7 +110,7 @@ final class ValueCache {
     }
 
     int stripe() {
-      return hash & (STRIPES - 1);
+      return hash & (StripeVersions.STRIPES - 1);
     }
 
     @Override
@@ -149,7 +145,7 @@ final class ValueCache {
    * @param shard the key's shard
    */
   long stamp(int shard, Key key) {
-    return versions[shard].get(key.stripe());
+    return versions.stamp(shard, key.stripe());
   }
 
   /**
@@ -162,13 +158,12 @@ final class ValueCache {
     if (full && ThreadLocalRandom.current().nextInt(FILL_ONE_IN) != 0) {
       return;
     }
-    AtomicLongArray v = versions[shard];
     int stripe = key.stripe();
-    if ((stamp & 1) != 0 || v.get(stripe) != stamp) {
+    if ((stamp & 1) != 0 || versions.stamp(shard, stripe) != stamp) {
       return; // refused already: copy nothing (the check inside compute is the one that counts)
     }
     Object entry = value == null ? ABSENT : value.clone();
-    cache.asMap().compute(key.copy(), (k, old) -> old != null ? old : v.get(stripe) == stamp ? entry : null);
+    cache.asMap().compute(key.copy(), (k, old) -> old != null ? old : versions.stamp(shard, stripe) == stamp ? entry : null);
   }
 
   /**
@@ -228,15 +223,7 @@ final class ValueCache {
 
   /** Step 1: the stripes of {@code keys} become odd. Only the shard's worker calls this. */
   void beginWrite(int shard, List<Key> keys) {
-    AtomicLongArray v = versions[shard];
-    for (int i = 0; i < keys.size(); i++) {
-      int stripe = keys.get(i).stripe();
-      long s = v.get(stripe);
-      if ((s & 1) == 0) {
-        v.set(stripe, s + 1);
-      }
-    }
-    VarHandle.fullFence();
+    versions.begin(shard, keys);
   }
 
   /**
@@ -256,14 +243,7 @@ final class ValueCache {
         cache.asMap().computeIfPresent(key, (k, old) -> entry);
       }
     }
-    AtomicLongArray v = versions[shard];
-    for (int i = 0; i < keys.size(); i++) {
-      int stripe = keys.get(i).stripe();
-      long s = v.get(stripe);
-      if ((s & 1) != 0) {
-        v.set(stripe, s + 1);
-      }
-    }
+    versions.end(shard, keys);
   }
 
   // ---------------------------------------------------------------- stats

@@ -18,6 +18,10 @@ final class WorkerCounters {
   volatile long readCalls;
   volatile long maxReadBatch;
   volatile long failedRequests;
+  volatile long updates;
+  volatile long updateNanos;
+  volatile long maxUpdateNanos;
+  volatile long preReadUpdates;
 
   /** One engine write call of {@code ops} operations and {@code bytes} payload bytes. */
   void wrote(int ops, long bytes, boolean failed) {
@@ -37,6 +41,19 @@ final class WorkerCounters {
     workerReads += keys;
     if (keys > maxReadBatch) {
       maxReadBatch = keys;
+    }
+  }
+
+  /**
+   * The update functions of one run: how many ran, their total and their longest time, and how
+   * many updates used their caller's read.
+   */
+  void updated(int count, long nanos, long maxNanos, int preRead) {
+    updates += count;
+    preReadUpdates += preRead;
+    updateNanos += nanos;
+    if (maxNanos > maxUpdateNanos) {
+      maxUpdateNanos = maxNanos;
     }
   }
 

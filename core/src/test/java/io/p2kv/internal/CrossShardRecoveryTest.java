@@ -24,7 +24,7 @@ class CrossShardRecoveryTest {
   private static void prepare(Engine e, long gsn, Batch.Op... ops) {
     List<Batch.Op> list = List.of(ops);
     byte[] undo = UndoRecord.capture(gsn, list, e);
-    try (ShardWriter writer = new ShardWriter(e, null, null, 0)) {
+    try (ShardWriter writer = new ShardWriter(e, null, null, null, 0)) {
       writer.add(list);
       writer.putMeta(UndoRecord.key(UndoRecord.UNDO, gsn), undo);
       writer.commit();

@@ -157,7 +157,7 @@ class RecordingEngine implements Engine, EngineAdmin {
   @Override
   public synchronized byte[] get(byte[] key) {
     calls.add("get");
-    return data.get(k(key));
+    return copy(data.get(k(key)));
   }
 
   @Override
@@ -165,9 +165,14 @@ class RecordingEngine implements Engine, EngineAdmin {
     calls.add("multiGet:" + keys.size());
     List<byte[]> out = new ArrayList<>();
     for (byte[] key : keys) {
-      out.add(data.get(k(key)));
+      out.add(copy(data.get(k(key))));
     }
     return out;
+  }
+
+  /** Reads return arrays the caller owns, as RocksDB's do (the {@link Engine} contract). */
+  private static byte[] copy(byte[] v) {
+    return v == null ? null : v.clone();
   }
 
   @Override

@@ -13,10 +13,12 @@ import io.p2kv.Pinning;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreFailedException;
+import io.p2kv.UpdateFunctionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.agrona.concurrent.AgentInvoker;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class ShardWorkerTest {
   private final RecordingEngine engine = new RecordingEngine();
   private final StoreState state = new StoreState("test");
+  private final StripeVersions versions = new StripeVersions(1);
 
   private Shard shard(int maxBatch, long maxBatchBytes) {
     return shard(engine, maxBatch, maxBatchBytes);
@@ -41,6 +44,7 @@ class ShardWorkerTest {
         new CpuPinning(Pinning.NEVER, 1, 1, "test"),
         null,
         null,
+        versions,
         null);
   }
 
@@ -261,5 +265,213 @@ class ShardWorkerTest {
     assertArrayEquals(b(3), bounded.join().get(0).key());
     assertEquals(1, limited.join().size());
     assertArrayEquals(b(8), limited.join().get(0).key());
+  }
+
+  // ---------------------------------------------------------------- updates
+
+  private static Request.Update update(byte[] key, UnaryOperator<byte[]> fn, Request.Listener listener) {
+    return new Request.Update(key, fn, 0, false, listener);
+  }
+
+  /** Adds one to the first byte; absent counts as 0. */
+  private static final UnaryOperator<byte[]> PLUS_ONE = v -> b(v == null ? 1 : v[0] + 1);
+
+  @Test
+  void shouldBatchUpdatesWithTheWritesAroundThemInQueueOrder() {
+    engine.put(b(1), b(5));
+    engine.calls.clear();
+    Shard shard = shard(32, 1 << 20);
+    FutureListener<Void> put2 = f();
+    FutureListener<byte[]> u1 = f();
+    FutureListener<byte[]> u2 = f();
+    FutureListener<byte[]> u1again = f();
+    FutureListener<Void> del2 = f();
+    FutureListener<byte[]> u2afterDelete = f();
+    FutureListener<byte[]> u3 = f();
+    shard.submit(put(b(2), b(7), put2));
+    shard.submit(update(b(1), PLUS_ONE, u1));
+    shard.submit(update(b(2), PLUS_ONE, u2));
+    shard.submit(update(b(1), PLUS_ONE, u1again));
+    shard.submit(delete(b(2), del2));
+    shard.submit(update(b(2), v -> v == null ? b(100) : b(-1), u2afterDelete));
+    shard.submit(update(b(3), v -> null, u3));
+
+    assertEquals(7, invoker(shard).invoke());
+
+    assertEquals(List.of("multiGet:2", "batch:6"), engine.calls,
+        "one read for the keys the run had not written (1, 3), one write for the run; nothing for key 3");
+    assertArrayEquals(b(6), u1.join());
+    assertArrayEquals(b(8), u2.join(), "an update sees the put queued before it in its run");
+    assertArrayEquals(b(7), u1again.join(), "an update sees the update of its key before it in its run");
+    assertArrayEquals(b(100), u2afterDelete.join(), "an update sees the delete before it: absent");
+    assertNull(u3.join(), "null for an absent key");
+    assertTrue(put2.isDone() && del2.isDone());
+    assertArrayEquals(b(7), engine.data.get("[1]"));
+    assertArrayEquals(b(100), engine.data.get("[2]"));
+    assertNull(engine.data.get("[3]"));
+    WorkerCounters c = shard.worker.counters();
+    assertEquals(5, c.updates);
+    assertEquals(6, c.writeOps);
+    assertEquals(2, c.workerReads);
+    assertEquals(0, c.failedRequests);
+  }
+
+  @Test
+  void shouldFailOnlyTheUpdateWhoseFunctionThrowsAndGoOnWithItsRun() {
+    engine.put(b(3), b(3));
+    engine.calls.clear();
+    Shard shard = shard(32, 1 << 20);
+    FutureListener<Void> p1 = f();
+    FutureListener<byte[]> throwing = f();
+    FutureListener<byte[]> after = f();
+    FutureListener<byte[]> spoiling = f();
+    FutureListener<byte[]> afterSpoiled = f();
+    FutureListener<Void> p2 = f();
+    RuntimeException boom = new RuntimeException("boom");
+    shard.submit(put(b(1), b(1), p1));
+    shard.submit(update(b(1), v -> {
+      v[0] = 42; // its own copy: the put's array and the next update are not affected
+      throw boom;
+    }, throwing));
+    shard.submit(update(b(1), PLUS_ONE, after));
+    shard.submit(update(b(3), v -> {
+      v[0] = 99; // the engine's copy, which it was given; the next update reads the key again
+      throw new IllegalStateException("spoilt");
+    }, spoiling));
+    shard.submit(update(b(3), PLUS_ONE, afterSpoiled));
+    shard.submit(put(b(2), b(2), p2));
+
+    invoker(shard).invoke();
+
+    UpdateFunctionException e =
+        assertInstanceOf(UpdateFunctionException.class, assertThrows(Exception.class, throwing::join).getCause());
+    assertTrue(e.getCause() == boom, "the function's exception is the cause: " + e);
+    assertArrayEquals(b(2), after.join(), "the next update of the key sees the value before the failed one");
+    assertInstanceOf(UpdateFunctionException.class, assertThrows(Exception.class, spoiling::join).getCause());
+    assertArrayEquals(b(4), afterSpoiled.join(), "the key whose engine copy was spoilt is read again");
+    assertTrue(p1.isDone() && !p1.isCompletedExceptionally() && p2.isDone() && !p2.isCompletedExceptionally());
+    assertEquals(List.of("get", "get", "batch:4"), engine.calls);
+    assertArrayEquals(b(2), engine.data.get("[1]"));
+    assertArrayEquals(b(4), engine.data.get("[3]"));
+    assertArrayEquals(b(2), engine.data.get("[2]"));
+    WorkerCounters c = shard.worker.counters();
+    assertEquals(2, c.failedRequests);
+    assertEquals(4, c.updates);
+  }
+
+  /** An update carrying a value its caller read ahead at the key's stripe version now. */
+  private Request.Update preRead(byte[] key, byte[] value, UnaryOperator<byte[]> fn, Request.Listener listener) {
+    Request.Update u = update(key, fn, listener);
+    int stripe = new ValueCache.Key(key).stripe();
+    u.preRead(value, stripe, versions.stamp(0, stripe));
+    return u;
+  }
+
+  @Test
+  void shouldUseACallersReadOnlyWhileItsStripeIsUnchangedAndTheRunHasNotWrittenTheKey() {
+    engine.put(b(1), b(5));
+    engine.put(b(2), b(7));
+    engine.put(b(3), b(9));
+    engine.calls.clear();
+    Shard shard = shard(32, 1 << 20);
+    AgentInvoker invoker = invoker(shard);
+    // Read ahead before a put of key 2 is applied: that read goes stale.
+    FutureListener<byte[]> stale = f();
+    Request.Update staleUpdate = preRead(b(2), b(70), PLUS_ONE, stale);
+    shard.submit(put(b(2), b(8), f()));
+    invoker.invoke();
+    engine.calls.clear();
+    // The values read ahead differ from the engine's, to show which one each function got.
+    FutureListener<byte[]> fresh = f();
+    FutureListener<byte[]> afterPut = f();
+    FutureListener<byte[]> alone = f();
+    shard.submit(preRead(b(1), b(50), PLUS_ONE, fresh));
+    shard.submit(staleUpdate);
+    shard.submit(put(b(3), b(20), f()));
+    shard.submit(preRead(b(3), b(90), PLUS_ONE, afterPut));
+    invoker.invoke();
+    shard.submit(preRead(b(1), b(40), PLUS_ONE, alone));
+    invoker.invoke();
+
+    assertArrayEquals(b(51), fresh.join(), "the stripe is unchanged: the caller's read is used");
+    assertArrayEquals(b(9), stale.join(), "key 2 was written after the read ahead: the worker reads it");
+    assertArrayEquals(b(21), afterPut.join(), "the run wrote key 3 first: its value, not the read ahead");
+    assertEquals(List.of("get", "batch:4", "put"), engine.calls, "only key 2 is read, by the worker; a lone update reads nothing");
+    assertArrayEquals(b(41), alone.join());
+    assertEquals(2, shard.worker.counters().preReadUpdates);
+  }
+
+  @Test
+  void shouldRunALoneUpdateWithSingleOperationCalls() {
+    Shard shard = shard(32, 1 << 20);
+    AgentInvoker invoker = invoker(shard);
+    FutureListener<byte[]> created = f();
+    shard.submit(update(b(1), PLUS_ONE, created));
+    invoker.invoke();
+    FutureListener<byte[]> deleted = f();
+    shard.submit(update(b(1), v -> null, deleted));
+    invoker.invoke();
+    FutureListener<byte[]> absent = f();
+    shard.submit(update(b(1), v -> null, absent));
+    invoker.invoke();
+    FutureListener<byte[]> throwing = f();
+    shard.submit(update(b(1), v -> {
+      throw new IllegalStateException();
+    }, throwing));
+    invoker.invoke();
+
+    assertEquals(List.of("get", "put", "get", "delete", "get", "get"), engine.calls,
+        "no write for an absent key left absent, nor for a failed function");
+    assertArrayEquals(b(1), created.join());
+    assertNull(deleted.join());
+    assertNull(absent.join());
+    assertTrue(throwing.isCompletedExceptionally());
+    assertEquals(2, shard.worker.counters().writeCalls, "the put and the delete");
+  }
+
+  @Test
+  void shouldReturnCountersAsLongsAndFailAValueThatIsNotACounter() {
+    Shard shard = shard(32, 1 << 20);
+    FutureListener<Long> first = f();
+    FutureListener<Long> second = f();
+    FutureListener<Void> notACounter = f();
+    FutureListener<Long> failing = f();
+    FutureListener<Long> nearMax = f();
+    FutureListener<Long> overflow = f();
+    shard.submit(new Request.Update(b(1), Counter.add(5), 8, true, first));
+    shard.submit(new Request.Update(b(1), Counter.add(-7), 8, true, second));
+    shard.submit(put(b(2), b(2), notACounter));
+    shard.submit(new Request.Update(b(2), Counter.add(1), 8, true, failing));
+    shard.submit(new Request.Update(b(1), Counter.add(Long.MAX_VALUE), 8, true, nearMax));
+    shard.submit(new Request.Update(b(1), Counter.add(3), 8, true, overflow));
+    shard.submit(new Request.Update(b(1), Counter.add(Long.MIN_VALUE), 8, true, f()));
+    invoker(shard).invoke();
+
+    assertEquals(5L, first.join());
+    assertEquals(-2L, second.join());
+    IllegalStateException e =
+        assertInstanceOf(IllegalStateException.class, assertThrows(Exception.class, failing::join).getCause());
+    assertTrue(e.getMessage().contains("1 bytes, not a counter"), e.getMessage());
+    assertArrayEquals(b(2), engine.data.get("[2]"), "the value that is not a counter is left alone");
+    assertEquals(Long.MAX_VALUE - 2, nearMax.join());
+    assertInstanceOf(ArithmeticException.class, assertThrows(Exception.class, overflow::join).getCause());
+    assertEquals(-3L, Counter.decode(engine.data.get("[1]")), "(MAX - 2) + MIN: the overflow wrote nothing");
+    assertArrayEquals(new byte[] {0, 0, 0, 0, 0, 0, 0, 5}, Counter.encode(5));
+    assertEquals(-1L, Counter.decode(Counter.encode(-1)));
+  }
+
+  @Test
+  void shouldFailEveryRequestOfARunWithUpdatesWhenTheEngineWriteFails() {
+    Shard shard = shard(32, 1 << 20);
+    FutureListener<byte[]> u = f();
+    FutureListener<Void> p = f();
+    shard.submit(update(b(1), PLUS_ONE, u));
+    shard.submit(put(b(2), b(2), p));
+    engine.failWrites = true;
+    invoker(shard).invoke();
+    assertInstanceOf(ShardFailedException.class, assertThrows(Exception.class, u::join).getCause());
+    assertInstanceOf(ShardFailedException.class, assertThrows(Exception.class, p::join).getCause());
+    assertEquals(2, shard.worker.counters().failedRequests);
+    assertNull(engine.data.get("[1]"));
   }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * steps in that order.
  */
 class ValueCacheTest {
-  private final ValueCache cache = new ValueCache(2, 1 << 20);
+  private final ValueCache cache = new ValueCache(new StripeVersions(2), 1 << 20);
   private final byte[] key = {1, 2, 3};
   private final ValueCache.Key k = new ValueCache.Key(key);
 

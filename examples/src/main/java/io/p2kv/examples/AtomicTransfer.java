@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 /**
  * Transfers between accounts on different shards, each one atomic {@link Batch} (all or nothing
  * across shards), by several threads, while the main thread audits the total. Each thread owns its
- * accounts: p2kv has no transactions with reads, so read-modify-write needs one writer per key.
+ * accounts: update() is atomic per key only, so a two-key read-modify-write needs one writer.
  *
  * <p>Run: {@code ./p2kv example AtomicTransfer [dir]}.
  */

@@ -136,6 +136,26 @@ class ExamplesTest {
   }
 
   @Test
+  void updatesShouldCountEveryIncrementAndKeepEveryThreadsField() throws Exception {
+    Path dir = tmp.resolve("updates");
+    String out = run(Updates::main, dir);
+
+    assertTrue(out.contains("total: 40,000 views (expected 40,000)\n"), out);
+    assertTrue(out.contains("page:docs: 13,334 views\n"), out);
+    assertTrue(out.contains("user:ada has 9 fields: name=Ada, seen-by-0, ...\n"), out);
+    assertTrue(out.contains("log has 8 entries\n"), out);
+    assertTrue(out.contains("refused update: record is locked by policy\n"), out);
+    assertTrue(out.lines().anyMatch(l -> l.matches("40,017 update functions ran, the longest for \\d+ us; mean write batch [0-9.]+")), out);
+    try (P2kv store = P2kv.builder().open(dir)) {
+      long total = 0;
+      for (String page : Updates.PAGES) {
+        total += java.nio.ByteBuffer.wrap(store.get(page.getBytes(UTF_8))).getLong();
+      }
+      assertEquals(40_000, total, "the counters survive close and reopen");
+    }
+  }
+
+  @Test
   void examplesShouldDeleteTheTemporaryStoreTheyCreateWhenGivenNoDirectory() throws Exception {
     ExampleDir dir = ExampleDir.fromArgs(new String[0], "p2kv-example-test");
     assertTrue(dir.temporary());
@@ -153,7 +173,7 @@ class ExamplesTest {
           .filter(p -> !p.getFileName().toString().equals("package-info.java"))
           .toList();
     }
-    for (String name : List.of("Quickstart", "AsyncPipeline", "Tuning", "OrderedScan", "AtomicTransfer", "LargeValues")) {
+    for (String name : List.of("Quickstart", "AsyncPipeline", "Tuning", "OrderedScan", "AtomicTransfer", "LargeValues", "Updates")) {
       assertTrue(examples.contains(sources.resolve(name + ".java")), name + " in " + examples);
     }
     for (Path p : examples) {

@@ -60,4 +60,37 @@ class BenchmarkJarSmokeTest {
         md);
     assertTrue(Files.size(tmp.resolve("out/results.png")) > 1000);
   }
+
+  @Test
+  void shouldRunTheUpdateBenchmarkAgainstBothLockedLoopsAndReportTheRatios() throws Exception {
+    Path json = tmp.resolve("update.json");
+    Options opts =
+        new OptionsBuilder()
+            .include("UpdateBenchmark")
+            .param("keys", "2000")
+            .param("shards", "1")
+            .param("distribution", "zipfian")
+            .threads(2)
+            .forks(0)
+            .warmupIterations(0)
+            .measurementIterations(1)
+            .measurementTime(TimeValue.milliseconds(300))
+            .jvmArgsAppend("-Dp2kv.bench.dir=" + tmp)
+            .resultFormat(ResultFormatType.JSON)
+            .result(json.toString())
+            .build();
+    Collection<RunResult> results = new Runner(opts).run();
+    assertEquals(3, results.size());
+    for (RunResult r : results) {
+      assertTrue(r.getPrimaryResult().getScore() > 0, r.getParams().getBenchmark());
+    }
+    Path cmd = Files.writeString(tmp.resolve("cmd.txt"), "smoke test");
+    System.setProperty("java.awt.headless", "true");
+    ResultsReport.main(new String[] {tmp.resolve("out").toString(), cmd.toString(), json.toString()});
+    String md = Files.readString(tmp.resolve("out/RESULTS.md"));
+    assertTrue(
+        md.lines().anyMatch(l -> l.startsWith("| UpdateBenchmark.p2kvUpdate | distribution=zipfian, shards=1 | 2 |")
+            && l.matches(".*\\| [0-9.]+x \\| [0-9.]+x \\|$")),
+        md);
+  }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2kv.P2kv;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Kills a process that is writing to a store with SIGKILL at random moments, many times, and
  * checks after each kill that: every write whose acknowledgement the child reported (durable,
  * {@code Durability.SYNC}) is there; no cross-shard transfer is torn (the accounts keep their
- * total); the store opens and accepts new writes.
+ * total); every acknowledged increment and update is there and none was applied twice (each
+ * counter is at least its largest acknowledged value and at most its value before the cycle plus
+ * the increments issued; each update log is 0, 1, ..., n with no gap or repeat, n at least the last
+ * acknowledged and at most the last issued); the store opens and accepts new writes.
  *
  * <p>Cycles: 30 by default (under 3 minutes); {@code -Dp2kv.crash.cycles=1000} for a soak run,
  * e.g. {@code mvn -B verify -pl src-test -am -Dp2kv.crash.cycles=1000}.
@@ -91,6 +95,9 @@ class CrashTest {
     Random rnd = new Random(seed);
     long expectedTotal = CrashWorkload.TRANSFER_THREADS * CrashWorkload.ACCOUNTS_PER_THREAD * CrashWorkload.INITIAL_BALANCE;
     int totalAcks = 0;
+    long[] counterBase = new long[CrashWorkload.COUNTERS]; // each counter's value after the last reopen
+    long totalIncrementAcks = 0;
+    long totalAppendAcks = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
       Path java = Path.of(System.getProperty("java.home"), "bin", "java");
       Process child =
@@ -103,6 +110,10 @@ class CrashTest {
       Map<String, String> cycleAcks = new LinkedHashMap<>();
       Set<String> cycleDeletes = new HashSet<>();
       Set<String> cycleInFlightDeletes = new HashSet<>();
+      Map<String, Long> incrementsIssued = new java.util.concurrent.ConcurrentHashMap<>();
+      Map<String, Long> largestIncrementAck = new java.util.concurrent.ConcurrentHashMap<>();
+      Map<String, Integer> lastAppendIssued = new java.util.concurrent.ConcurrentHashMap<>();
+      Map<String, Integer> lastAppendAck = new java.util.concurrent.ConcurrentHashMap<>();
       List<String> transcript = Collections.synchronizedList(new ArrayList<>());
       java.util.concurrent.atomic.AtomicReference<Exception> readFailure = new java.util.concurrent.atomic.AtomicReference<>();
       Thread reader = new Thread(() -> {
@@ -118,6 +129,10 @@ class CrashTest {
               case "PUT" -> cycleAcks.put(f[1], f[2]);
               case "DELETING" -> cycleInFlightDeletes.add(f[1]);
               case "DEL" -> cycleDeletes.add(f[1]);
+              case "INCING" -> incrementsIssued.merge(f[1], 1L, Long::sum);
+              case "INC" -> largestIncrementAck.merge(f[1], Long.parseLong(f[2]), Math::max);
+              case "APPENDING" -> lastAppendIssued.merge(f[1], Integer.parseInt(f[2]), Math::max);
+              case "APPENDED" -> lastAppendAck.merge(f[1], Integer.parseInt(f[2]), Math::max);
               default -> throw new IllegalStateException("unexpected line " + line);
             }
           }
@@ -172,6 +187,35 @@ class CrashTest {
           throw new AssertionError("kill " + cycle + ": acknowledged writes lost: " + lost + " while " + present
               + " others survived; child's last lines on the first: " + about(transcript, first));
         }
+        for (int c = 0; c < CrashWorkload.COUNTERS; c++) {
+          String key = CrashWorkload.counter(c);
+          byte[] v = store.get(key.getBytes(StandardCharsets.UTF_8));
+          long value = v == null ? 0 : CrashWorkload.amount(v);
+          long acked = largestIncrementAck.getOrDefault(key, counterBase[c]);
+          long issued = incrementsIssued.getOrDefault(key, 0L);
+          if (value < acked || value > counterBase[c] + issued) {
+            preserve(dir, cycle);
+          }
+          assertTrue(value >= acked, "kill " + cycle + ": counter " + key + " is " + value + " but " + acked + " was acknowledged");
+          assertTrue(value <= counterBase[c] + issued, "kill " + cycle + ": counter " + key + " is " + value + ", more than "
+              + counterBase[c] + " before the cycle plus " + issued + " increments issued: one was applied twice");
+          counterBase[c] = value;
+          totalIncrementAcks += largestIncrementAck.containsKey(key) ? 1 : 0;
+        }
+        for (Map.Entry<String, Integer> issued : lastAppendIssued.entrySet()) {
+          byte[] v = store.get(issued.getKey().getBytes(StandardCharsets.UTF_8));
+          int n = v == null ? 0 : v.length / 4;
+          ByteBuffer b = v == null ? ByteBuffer.allocate(0) : ByteBuffer.wrap(v);
+          for (int i = 0; i < n; i++) {
+            assertEquals(i, b.getInt(), "kill " + cycle + ": update log " + issued.getKey() + " holds 0.." + (i - 1)
+                + " then not " + i + ": an update lost, repeated or reordered");
+          }
+          int acked = lastAppendAck.getOrDefault(issued.getKey(), -1);
+          assertTrue(n - 1 >= acked, "kill " + cycle + ": update log holds " + n + " entries but " + acked + " was acknowledged");
+          assertTrue(n - 1 <= issued.getValue(), "kill " + cycle + ": update log holds " + n + " entries, only up to "
+              + issued.getValue() + " issued");
+          totalAppendAcks += acked + 1;
+        }
         byte[] probe = ("after-kill-" + cycle).getBytes(StandardCharsets.UTF_8);
         store.put(probe, probe);
         assertArrayEquals(probe, store.get(probe), "the store accepts writes after kill " + cycle);
@@ -189,6 +233,8 @@ class CrashTest {
       }
     }
     assertTrue(totalAcks > cycles, "the workload made progress: " + totalAcks + " acknowledgements");
-    System.out.printf("crash test: %d kills, %d acknowledged puts checked%n", cycles, totalAcks);
+    assertTrue(totalIncrementAcks > 0 && totalAppendAcks > 0, "increments and updates were acknowledged");
+    System.out.printf("crash test: %d kills, %d acknowledged puts, %d appending updates checked; counters at %s%n",
+        cycles, totalAcks, totalAppendAcks, Arrays.toString(counterBase));
   }
 }

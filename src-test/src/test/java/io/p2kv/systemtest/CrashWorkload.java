@@ -18,7 +18,14 @@ import java.util.Random;
  *   <li>{@code PUT <key> <value>;} a sync put that returned (keys are written once);
  *   <li>{@code DELETING <key>;} a sync delete of a key acknowledged earlier is about to be
  *       issued (after a kill it may or may not have been applied);
- *   <li>{@code DEL <key>;} that delete returned.
+ *   <li>{@code DEL <key>;} that delete returned;
+ *   <li>{@code INCING <key>;} an increment of the counter {@code key} by 1 is about to be issued;
+ *       {@code INC <key> <value>;} one returned that value ({@link #COUNTER_THREADS} threads
+ *       share each of the {@link #COUNTERS} counters, sync and in async bursts, so the workers
+ *       take increments of one key in runs);
+ *   <li>{@code APPENDING <key> <n>;} an update appending the 4-byte int n to {@code key} is about
+ *       to be issued; {@code APPENDED <key> <n>;} it returned. One thread appends 0, 1, 2, ... to
+ *       its own key (one per child: the seed is in it).
  * </ul>
  *
  * Transfer threads move money between the accounts they own, with cross-shard batches; the total
@@ -29,6 +36,8 @@ public final class CrashWorkload {
   static final int TRANSFER_THREADS = 4;
   static final int ACCOUNTS_PER_THREAD = 5;
   static final long INITIAL_BALANCE = 1_000;
+  static final int COUNTERS = 2;
+  static final int COUNTER_THREADS = 4;
 
   private CrashWorkload() {}
 
@@ -75,7 +84,7 @@ public final class CrashWorkload {
       out.println("READY;");
       out.flush();
     }
-    Thread[] threads = new Thread[TRANSFER_THREADS + 2];
+    Thread[] threads = new Thread[TRANSFER_THREADS + 2 + COUNTER_THREADS + 1];
     for (int t = 0; t < TRANSFER_THREADS; t++) {
       int thread = t;
       threads[t] = new Thread(() -> {
@@ -113,6 +122,41 @@ public final class CrashWorkload {
         }
       });
     }
+    for (int c = 0; c < COUNTER_THREADS; c++) {
+      String key = counter(c % COUNTERS);
+      byte[] k = key.getBytes(StandardCharsets.UTF_8);
+      threads[TRANSFER_THREADS + 2 + c] = new Thread(() -> {
+        for (long i = 0; ; i++) {
+          if (i % 2 == 0) {
+            report(out, "INCING " + key + ";");
+            report(out, "INC " + key + " " + store.increment(k, 1) + ";");
+          } else {
+            java.util.List<java.util.concurrent.CompletableFuture<Long>> burst = new java.util.ArrayList<>();
+            for (int b = 0; b < 8; b++) {
+              report(out, "INCING " + key + ";");
+              burst.add(store.incrementAsync(k, 1));
+            }
+            for (java.util.concurrent.CompletableFuture<Long> f : burst) {
+              report(out, "INC " + key + " " + f.join() + ";");
+            }
+          }
+        }
+      });
+    }
+    String log = "log-" + seed;
+    byte[] logKey = log.getBytes(StandardCharsets.UTF_8);
+    threads[threads.length - 1] = new Thread(() -> {
+      for (int n = 0; ; n++) {
+        int next = n;
+        report(out, "APPENDING " + log + " " + n + ";");
+        store.update(logKey, v -> {
+          byte[] grown = v == null ? new byte[4] : java.util.Arrays.copyOf(v, v.length + 4);
+          ByteBuffer.wrap(grown, grown.length - 4, 4).putInt(next);
+          return grown;
+        });
+        report(out, "APPENDED " + log + " " + n + ";");
+      }
+    });
     for (Thread t : threads) {
       t.setDaemon(true);
       t.start();
@@ -120,6 +164,10 @@ public final class CrashWorkload {
     for (Thread t : threads) {
       t.join();
     }
+  }
+
+  static String counter(int c) {
+    return "ctr-" + c;
   }
 
   private static void report(PrintStream out, String line) {

@@ -5,6 +5,7 @@ import io.p2kv.P2kv;
 import io.p2kv.ShardStats;
 import io.p2kv.StoreStats;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The YCSB binding of p2kv: {@code site.ycsb.Client -db io.p2kv.ycsb.P2kvYcsbClient -p
@@ -15,7 +16,9 @@ import java.util.List;
  * operation uses p2kv's synchronous API (a YCSB thread blocks per operation anyway), so concurrent
  * YCSB threads are what fills the shard queues that the workers batch. Keys are YCSB's key strings
  * as UTF-8 bytes, records use the {@link RecordCodec} encoding, and the operations' semantics are
- * described in {@code StoreYcsbClient}; scans merge every shard's part in key order.
+ * described in {@code StoreYcsbClient}; scans merge every shard's part in key order. An update is
+ * one {@code P2kv.update}: the key's worker reads the record, merges the fields and writes it,
+ * batched with the other writes of its run, with no lock on the binding's side.
  *
  * <p>Properties ({@code p2kv.*}; any other {@code p2kv.} name is an error): {@code p2kv.dir}
  * (required), {@code p2kv.shards}, {@code p2kv.maxbatch}, {@code p2kv.maxbatchbytes}, {@code
@@ -93,6 +96,12 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
     @Override
     void put(byte[] key, byte[] value) {
       p2kv.put(key, value);
+    }
+
+    /** One {@code P2kv.update}: the shard worker reads, merges and writes; no lock. */
+    @Override
+    byte[] update(String ycsbKey, byte[] key, UnaryOperator<byte[]> merge) {
+      return p2kv.update(key, merge);
     }
 
     @Override

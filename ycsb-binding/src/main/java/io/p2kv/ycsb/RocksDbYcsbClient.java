@@ -12,6 +12,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * The baseline YCSB binding: one plain RocksDB instance that every client thread calls directly
@@ -23,8 +25,11 @@ import java.util.List;
  * p2kv.memorybudgetmb}), bloom filters, compression, durability ({@code p2kv.sync}), the blob-file
  * options of {@code p2kv.valueseparation} (for the adaptive {@code sizeaware} policy, the starting
  * placement: the baseline has no tuner), and the same unused metadata column family. Keys, the
- * record encoding, update merging and locking, and the operations' semantics are those of {@link
- * P2kvYcsbClient} (shared code); scans read one RocksDB iterator. The same {@code p2kv.*}
+ * record encoding, update merging and the operations' semantics are those of {@link
+ * P2kvYcsbClient} (shared code); scans read one RocksDB iterator. An update is what a RocksDB user
+ * in Java has to write, since RocksDB's merge operators cannot be written in Java: a get, the
+ * merge and a put, under a striped per-key lock (1024 stripes) so that two updates of one key never
+ * lose each other's fields. The same {@code p2kv.*}
  * properties are accepted, so one command line serves both bindings; those that configure p2kv's
  * shards and workers ({@code shards}, {@code maxbatch}, {@code maxbatchbytes}, {@code readpath},
  * {@code idlemode}, {@code pinning}, {@code yieldwaitnanos}) have no effect here. The RocksDB
@@ -67,12 +72,37 @@ public final class RocksDbYcsbClient extends StoreYcsbClient {
 
   /** One RocksDB instance, called directly by the client threads. */
   private static final class Store extends YcsbStore {
+    private static final int LOCK_STRIPES = 1024;
+
     private final RocksDbEngineFactory factory;
     private final Engine engine;
+    private final ReentrantLock[] updateLocks = new ReentrantLock[LOCK_STRIPES];
 
     Store(RocksDbEngineFactory factory, Engine engine) {
       this.factory = factory;
       this.engine = engine;
+      for (int i = 0; i < LOCK_STRIPES; i++) {
+        updateLocks[i] = new ReentrantLock();
+      }
+    }
+
+    /** Read, merge, write under the key's lock stripe. */
+    @Override
+    byte[] update(String ycsbKey, byte[] key, UnaryOperator<byte[]> merge) {
+      int h = ycsbKey.hashCode();
+      ReentrantLock lock = updateLocks[(h ^ (h >>> 16)) & (LOCK_STRIPES - 1)];
+      lock.lock();
+      try {
+        byte[] record = engine.get(key);
+        if (record == null) {
+          return null;
+        }
+        byte[] merged = merge.apply(record);
+        engine.put(key, merged);
+        return merged;
+      } finally {
+        lock.unlock();
+      }
     }
 
     @Override

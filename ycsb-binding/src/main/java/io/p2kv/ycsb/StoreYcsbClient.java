@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
@@ -20,7 +20,8 @@ import site.ycsb.Status;
  * Not thread-safe (YCSB gives each client thread its own instance): YCSB's five operations over a
  * {@link YcsbStore} shared by every thread of the directory, with the {@link RecordCodec}
  * encoding. {@link P2kvYcsbClient} and {@link RocksDbYcsbClient} differ only in the store they
- * open, so both bindings encode, merge, lock and report identically.
+ * open and in how that store makes an update atomic ({@link YcsbStore#update}), so both bindings
+ * encode, merge and report identically.
  *
  * <h2>Semantics</h2>
  * <ul>
@@ -29,8 +30,9 @@ import site.ycsb.Status;
  *   <li>{@code scan}: up to {@code recordcount} records with key {@code >= startkey}, in key
  *       order, each filtered like {@code read}; fewer (or none) at the end of the key space is
  *       {@code OK}.
- *   <li>{@code update}: merges the fields into the record (read, merge, write, under a per-key
- *       lock); {@code NOT_FOUND} for an absent key, which is not created.
+ *   <li>{@code update}: merges the fields into the record (read, merge, write, atomic per key:
+ *       p2kv's {@code update} on the shard worker; a striped per-key lock for plain RocksDB);
+ *       {@code NOT_FOUND} for an absent key, which is not created.
  *   <li>{@code insert}: writes the record, replacing any record of that key.
  *   <li>{@code delete}: blind (the stores cannot tell cheaply whether the key existed): {@code OK}
  *       also for an absent key.
@@ -44,6 +46,14 @@ abstract class StoreYcsbClient extends DB {
   private static final AtomicInteger LOGGED_ERRORS = new AtomicInteger();
 
   private final RecordCodec codec = new RecordCodec();
+  /** The fields of the update in progress, for {@link #merger}. */
+  private Map<String, ByteIterator> updateFields;
+  /**
+   * Merges {@link #updateFields} into a record; null for an absent record. Reused by every update
+   * of this client; it may run on a p2kv worker thread, while this client's thread waits for it,
+   * so it uses this client's codec and fields with no other thread touching them meanwhile.
+   */
+  private final UnaryOperator<byte[]> merger = record -> record == null ? null : codec.merge(record, updateFields);
   private YcsbStore store;
   private Path dir;
 
@@ -133,20 +143,13 @@ abstract class StoreYcsbClient extends DB {
     if (!s.acceptsTable(table)) {
       return otherTable(s, table);
     }
-    ReentrantLock lock = s.updateLock(key);
-    lock.lock();
+    updateFields = values;
     try {
-      byte[] k = codec.key(key);
-      byte[] record = s.get(k);
-      if (record == null) {
-        return Status.NOT_FOUND;
-      }
-      s.put(k, codec.merge(record, values));
-      return Status.OK;
+      return s.update(key, codec.key(key), merger) == null ? Status.NOT_FOUND : Status.OK;
     } catch (RuntimeException e) {
       return error("update", key, e);
     } finally {
-      lock.unlock();
+      updateFields = null;
     }
   }
 

@@ -163,8 +163,10 @@ public final class YcsbReport {
     md.append("(`io.p2kv.ycsb.Settle`: open, flush, wait until RocksDB estimates no pending compaction, close;\n");
     md.append("[`ycsb-raw/settle.txt`](ycsb-raw/settle.txt)), so that on 2 cores no phase pays for the previous\n");
     md.append("one's compactions. The baseline is one RocksDB instance opened with exactly the options of a\n");
-    md.append("p2kv shard (`RocksDbYcsbClient`): same record encoding, same update merge and per-key update\n");
-    md.append("lock, same block cache and memtable budget.\n\n");
+    md.append("p2kv shard (`RocksDbYcsbClient`): same record encoding, same update merge, same block cache\n");
+    md.append("and memtable budget. An update is atomic per key in both: p2kv's is one `P2kv.update`, read,\n");
+    md.append("merged and written by the shard worker with no lock; the baseline's is a get and a put under a\n");
+    md.append("striped per-key lock, as a RocksDB user in Java must write it.\n\n");
 
     TreeSet<Integer> threads = new TreeSet<>();
     int maxRound = 0;

@@ -2,7 +2,7 @@ package io.p2kv.ycsb;
 
 import io.p2kv.KeyValue;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * Thread-safe: one open store shared by every YCSB client thread of a directory, seen as the five
@@ -10,26 +10,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * one plain RocksDB instance ({@link RocksDbYcsbClient}).
  *
  * <h2>Updates</h2>
- * A YCSB update merges fields into the stored record: a read, then a write. {@link
- * #updateLock(String)} gives a striped lock per key, held by the binding across that read and
- * write, so two updates of one key in this JVM never lose each other's fields. Both stores use it,
- * so its cost is the same for the baseline.
+ * A YCSB update merges fields into the stored record: a read, then a write, which {@link #update}
+ * must make atomic per key, or two updates of one key would lose each other's fields. p2kv does it
+ * with {@code P2kv.update}, on the key's shard worker, without a lock; plain RocksDB cannot (its
+ * merge operators are C++ only), so the baseline holds a striped per-key lock across its get and
+ * put, as a RocksDB user in Java must.
  *
  * <h2>Tables</h2>
  * Keys are stored without the table name, so a store holds one YCSB table: the first table name
  * used on it. {@link #acceptsTable} refuses any other, rather than mixing two tables' keys.
  */
 abstract class YcsbStore implements AutoCloseable {
-  private static final int LOCK_STRIPES = 1024;
-
-  private final ReentrantLock[] updateLocks = new ReentrantLock[LOCK_STRIPES];
   private volatile String table;
-
-  YcsbStore() {
-    for (int i = 0; i < LOCK_STRIPES; i++) {
-      updateLocks[i] = new ReentrantLock();
-    }
-  }
 
   /**
    * Point read.
@@ -46,6 +38,19 @@ abstract class YcsbStore implements AutoCloseable {
    * @param value value
    */
   abstract void put(byte[] key, byte[] value);
+
+  /**
+   * Replaces the value of {@code key} with {@code merge} of it, atomically with respect to every
+   * other update of the key: no other update of it comes between the read and the write.
+   *
+   * @param ycsbKey the YCSB key (for a lock stripe)
+   * @param key the store key
+   * @param merge the current value (null if absent) to the new one; returns null for an absent
+   *     key (nothing is written then) and never otherwise. Runs on any thread (p2kv: the shard's
+   *     worker) while the caller waits
+   * @return the new value, or null if the key was absent
+   */
+  abstract byte[] update(String ycsbKey, byte[] key, UnaryOperator<byte[]> merge);
 
   /**
    * Blind delete.
@@ -76,17 +81,6 @@ abstract class YcsbStore implements AutoCloseable {
   /** Closes the store; called once, when the last client thread of the directory cleans up. */
   @Override
   public abstract void close();
-
-  /**
-   * The lock serialising updates of a key.
-   *
-   * @param key the YCSB key
-   * @return its stripe's lock
-   */
-  final ReentrantLock updateLock(String key) {
-    int h = key.hashCode();
-    return updateLocks[(h ^ (h >>> 16)) & (LOCK_STRIPES - 1)];
-  }
 
   /**
    * Whether this store serves {@code name}: true for the first table name it sees and for that

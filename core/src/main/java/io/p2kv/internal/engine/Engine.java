@@ -80,7 +80,8 @@ public interface Engine extends AutoCloseable {
    * Point read.
    *
    * @param key key
-   * @return the value, or null if absent
+   * @return the value, or null if absent: a new array the caller owns (the worker hands it to an
+   *     update function, which may modify it)
    */
   byte[] get(byte[] key);
 
@@ -88,7 +89,8 @@ public interface Engine extends AutoCloseable {
    * Batched point read with one engine call.
    *
    * @param keys keys, not empty
-   * @return values in key order, null where absent
+   * @return values in key order, null where absent; new arrays the caller owns, as for {@link
+   *     #get}
    */
   List<byte[]> multiGet(List<byte[]> keys);
 

@@ -7,6 +7,7 @@ import io.p2kv.examples.LargeValues;
 import io.p2kv.examples.OrderedScan;
 import io.p2kv.examples.Quickstart;
 import io.p2kv.examples.Tuning;
+import io.p2kv.examples.Updates;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -51,6 +52,7 @@ public final class P2kvCli {
     EXAMPLES.put("AtomicTransfer", new Example(AtomicTransfer::main,
         "atomic batches across shards from several threads; what a crash keeps"));
     EXAMPLES.put("LargeValues", new Example(LargeValues::main, "value separation: large values in blob files, small ones inline"));
+    EXAMPLES.put("Updates", new Example(Updates::main, "counters, record updates and merges from many threads, without locks"));
   }
 
   static String usage() {

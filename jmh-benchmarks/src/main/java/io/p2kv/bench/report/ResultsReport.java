@@ -147,6 +147,14 @@ public final class ResultsReport {
         find("ScanBenchmark.p2kvRange", "length", "1000", "shards", "1", "t", "1"),
         find("ScanBenchmark.rocksRange", "length", "1000", "t", "1"), "rocksdb iterator"));
 
+    for (String dist : List.of("uniform", "zipfian")) {
+      Optional<Result> update = find("UpdateBenchmark.p2kvUpdate", "distribution", dist, "shards", "1", "t", "16");
+      ts.add(new Target("updates vs RocksDB get-modify-put under striped locks (" + dist + ", 128-byte values)", 2.0, update,
+          find("UpdateBenchmark.rocksdbLocked", "distribution", dist, "t", "16"), "rocksdb locked get+put"));
+      ts.add(new Target("updates vs p2kv get-modify-put under striped locks (" + dist + ", 128-byte values)", 1.5, update,
+          find("UpdateBenchmark.p2kvGetPutLocked", "distribution", dist, "shards", "1", "t", "16"), "p2kv locked get+put"));
+    }
+
     md.append("## Targets (16 caller threads and 128-byte pairs unless stated; same run)\n\n");
     md.append("| target | goal | p2kv | baseline | ratio | status |\n| --- | ---: | --- | --- | ---: | --- |\n");
     for (Target t : ts) {
@@ -220,6 +228,20 @@ public final class ResultsReport {
         md.append("| ").append(r.benchmark()).append(" | ").append(r.paramString()).append(" | ").append(t).append(" | ")
             .append(ops(r.score())).append(" | ")
             .append(ratio(r, find("BatchBenchmark.singlePuts", "ops", r.params().get("ops"), "shards", r.params().get("shards"), "t", t)))
+            .append(" |\n");
+      }
+    }
+    md.append("\nRead-modify-write of 128-byte values: `P2kv.update` against the same change as a get and a put under striped per-key locks, on plain RocksDB and on p2kv.\n\n");
+    md.append("| p2kv | parameters | threads | ops/s | vs rocksdb locked get+put | vs p2kv locked get+put |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+    for (Result r : results) {
+      if (r.benchmark().equals("UpdateBenchmark.p2kvUpdate")) {
+        String dist = r.params().get("distribution");
+        String t = String.valueOf(r.threads());
+        md.append("| ").append(r.benchmark()).append(" | ").append(r.paramString()).append(" | ").append(t).append(" | ")
+            .append(ops(r.score())).append(" | ")
+            .append(ratio(r, find("UpdateBenchmark.rocksdbLocked", "distribution", dist, "keys", r.params().get("keys"), "t", t))).append(" | ")
+            .append(ratio(r, find("UpdateBenchmark.p2kvGetPutLocked", "distribution", dist, "keys", r.params().get("keys"),
+                "shards", r.params().get("shards"), "t", t)))
             .append(" |\n");
       }
     }
