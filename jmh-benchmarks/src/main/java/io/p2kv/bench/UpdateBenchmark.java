@@ -4,6 +4,7 @@ import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
 import io.p2kv.ShardStats;
+import io.p2kv.examples.tools.Zipfian;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
