@@ -5,15 +5,14 @@ import io.p2kv.KvIterator;
 import io.p2kv.P2kv;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
@@ -22,6 +21,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
@@ -40,28 +40,33 @@ import org.slf4j.LoggerFactory;
 /**
  * Thread-safe for the task's stream thread plus interactive-query readers: one task's key-value
  * store, a key range of the application instance's shared p2kv store (see {@link SharedStore}).
+ * Writes go straight to p2kv ({@code putAll} as one atomic batch), restores in one batch per
+ * batch of changelog records.
  *
- * <h2>Commits (KIP-1035)</h2>
- * Writes go to an in-memory {@link Overlay} first; {@link #commit(Map)} writes the overlay and the
- * changelog offset in one atomic p2kv {@link Batch}. So the store on disk holds exactly the writes
- * up to its committed offset, also after a crash: under exactly-once a crashed task restores from
- * its committed offset instead of being wiped, and writes of an aborted transaction never reach
- * the disk. Reads see the overlay over the committed pairs. The overlay holds up to one commit
- * interval of writes in memory (with Streams' record cache on, one cache flush).
+ * <h2>Offsets and exactly-once (KIP-1035)</h2>
+ * The store manages its changelog offsets: {@link #commit(Map)} writes them in one atomic p2kv
+ * batch, in the store's own key range, after the data they cover. Under exactly-once Kafka
+ * Streams 4.3 commits stores only when a task is restored, suspended or closed, not at each
+ * transaction (StreamTask.postCommit), so the store cannot keep uncommitted writes apart from
+ * committed ones without holding every write of a running task in memory. It does what Kafka's
+ * RocksDB store does instead: it marks the partition open when it opens and closed when it closes;
+ * opening a partition still marked open (the process died) under exactly-once throws {@link
+ * TaskCorruptedException}, and Kafka then wipes the task and restores it from the changelog.
  *
  * <h2>Life of a partition's data</h2>
  * A marker file in the task directory says the store's data belongs to that directory. Kafka
  * deletes the task directory when it wipes a task (corruption, or a dirty close under
  * exactly-once) and when its cleaner removes a task that moved away; an {@code init} that finds
- * no marker deletes the partition's keys and offsets before anything reads them, so the store
- * never serves data Kafka believes gone.
+ * no marker deletes the partition's keys, offsets and status before anything reads them, so the
+ * store never serves data Kafka believes gone.
  */
 public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private static final Logger LOG = LoggerFactory.getLogger(P2kvKeyValueStore.class);
   private static final int DELETE_BATCH = 1024;
+  private static final byte[] OPEN = {1};
+  private static final byte[] CLOSED = {0};
 
   private final String name;
-  private final Overlay overlay = new Overlay();
   private final Position position = Position.emptyPosition();
   private volatile boolean open;
   private SharedStore shared;
@@ -87,23 +92,33 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   public void init(StateStoreContext stateStoreContext, StateStore root) {
     File taskDir = stateStoreContext.stateDir();
     Path sharedDir = taskDir.getAbsoluteFile().toPath().getParent().resolve("p2kv");
-    SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(stateStoreContext.appConfigs()));
+    Map<String, Object> configs = stateStoreContext.appConfigs();
+    boolean eos = StreamsConfig.EXACTLY_ONCE_V2.equals(configs.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
+    SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(configs));
     try {
-      keys = new StoreKeys(name, stateStoreContext.taskId().partition());
       store = s.store();
+      keys = new StoreKeys(name, stateStoreContext.taskId().partition());
       Path marker = taskDir.toPath().resolve("p2kv-" + name);
       synchronized (s) {
         if (!Files.exists(marker)) {
           long dropped = dropPartition();
-          LOG.info("store {} of task {}: no marker in {}, dropped {} keys and its offsets",
+          LOG.info("store {} of task {}: no marker in {}, dropped its {} keys, offsets and status",
               name, stateStoreContext.taskId(), taskDir, dropped);
           Files.createDirectories(taskDir.toPath());
           Files.writeString(marker, "p2kv data of store " + name + " lives in " + sharedDir + "\n");
         }
       }
+      if (eos && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
+        throw new TaskCorruptedException(Set.of(stateStoreContext.taskId()), new ProcessorStateException(
+            "store " + name + " was not closed (the process died); under exactly-once it may hold uncommitted writes"));
+      }
+      store.put(keys.status(), OPEN);
     } catch (IOException e) {
       s.release();
       throw new ProcessorStateException("store " + name + ": cannot write its marker in " + taskDir, e);
+    } catch (TaskCorruptedException e) {
+      s.release();
+      throw e;
     } catch (RuntimeException e) {
       s.release();
       throw new ProcessorStateException("store " + name + ": cannot open in " + sharedDir, e);
@@ -111,12 +126,12 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     shared = s;
     context = stateStoreContext;
     boolean consistency = StreamsConfig.InternalConfig.getBoolean(
-        stateStoreContext.appConfigs(), StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, false);
+        configs, StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, false);
     stateStoreContext.register(root, (RecordBatchingStateRestoreCallback) records -> restore(records, consistency));
     open = true;
   }
 
-  /** Writes a batch of changelog records straight into the store (they are committed data). */
+  /** Writes a batch of changelog records into the store as one p2kv batch. */
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
     Batch batch = new Batch();
     for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -126,9 +141,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         batch.put(keys.data(r.key()), r.value());
       }
     }
-    if (!batch.isEmpty()) {
-      store.write(batch);
-    }
+    write(batch);
     synchronized (position) {
       for (ConsumerRecord<byte[], byte[]> r : records) {
         ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
@@ -136,8 +149,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** Deletes this partition's data and offsets (p2kv has no range delete: in batches of keys). */
+  /** Deletes this partition's data, offsets and status (p2kv has no range delete: in batches of keys). */
   private long dropPartition() {
+    store.delete(keys.status());
     return deleteRange(keys.dataStart(), keys.dataEnd()) + deleteRange(keys.offsetStart(), keys.offsetEnd());
   }
 
@@ -154,13 +168,21 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
       }
     }
-    if (!batch.isEmpty()) {
-      store.write(batch);
-    }
+    write(batch);
     return n;
   }
 
-  // ------------------------------------------------------------------ commits (KIP-1035)
+  private void write(Batch batch) {
+    if (!batch.isEmpty()) {
+      try {
+        store.write(batch);
+      } catch (RuntimeException e) {
+        throw new ProcessorStateException("store " + name + ": a batch of " + batch.size() + " writes failed", e);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ offsets (KIP-1035)
 
   @Override
   @SuppressWarnings("deprecation")
@@ -174,14 +196,6 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       return;
     }
     Batch batch = new Batch();
-    NavigableMap<Bytes, byte[]> pending = overlay.clone();
-    for (Map.Entry<Bytes, byte[]> e : pending.entrySet()) {
-      if (Overlay.isTombstone(e.getValue())) {
-        batch.delete(keys.data(e.getKey().get()));
-      } else {
-        batch.put(keys.data(e.getKey().get()), e.getValue());
-      }
-    }
     if (changelogOffsets.isEmpty()) {
       try (KvIterator it = store.iterator(keys.offsetStart(), keys.offsetEnd())) {
         it.forEachRemaining(kv -> batch.delete(kv.key()));
@@ -194,16 +208,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         batch.put(keys.offset(e.getKey()), ByteBuffer.allocate(Long.BYTES).putLong(e.getValue()).array());
       }
     }
-    if (!batch.isEmpty()) {
-      try {
-        store.write(batch);
-      } catch (RuntimeException e) {
-        throw new ProcessorStateException("store " + name + ": commit of " + batch.size() + " writes failed", e);
-      }
-    }
-    // Only the stream thread writes the overlay, so nothing was added since the clone; readers
-    // that miss a key here find it in the store, where it already is.
-    overlay.clear();
+    write(batch);
   }
 
   @Override
@@ -218,8 +223,12 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   @Override
   public void put(Bytes key, byte[] value) {
     validateOpen();
-    java.util.Objects.requireNonNull(key, "key cannot be null");
-    overlay.put(key, value == null ? Overlay.tombstone() : value);
+    Objects.requireNonNull(key, "key cannot be null");
+    if (value == null) {
+      store.delete(keys.data(key.get()));
+    } else {
+      store.put(keys.data(key.get()), value);
+    }
     StoreQueryUtils.updatePosition(position, context);
   }
 
@@ -234,9 +243,18 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+    validateOpen();
+    Batch batch = new Batch();
     for (KeyValue<Bytes, byte[]> e : entries) {
-      put(e.key, e.value);
+      Objects.requireNonNull(e.key, "key cannot be null");
+      if (e.value == null) {
+        batch.delete(keys.data(e.key.get()));
+      } else {
+        batch.put(keys.data(e.key.get()), e.value);
+      }
     }
+    write(batch);
+    StoreQueryUtils.updatePosition(position, context);
   }
 
   @Override
@@ -251,11 +269,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   @Override
   public byte[] get(Bytes key) {
     validateOpen();
-    java.util.Objects.requireNonNull(key, "key cannot be null");
-    byte[] pending = overlay.get(key);
-    if (pending != null) {
-      return Overlay.isTombstone(pending) ? null : pending;
-    }
+    Objects.requireNonNull(key, "key cannot be null");
     return store.get(keys.data(key.get()));
   }
 
@@ -283,10 +297,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
     validateOpen();
     byte[] p = prefixKeySerializer.serialize(null, prefix);
-    byte[] end = StoreKeys.successorOfPrefix(p);
-    NavigableMap<Bytes, byte[]> pending =
-        end == null ? overlay.tailMap(Bytes.wrap(p), true) : overlay.subMap(Bytes.wrap(p), true, Bytes.wrap(end), false);
-    return iterator(pending, keys.data(p), keys.dataPrefixEnd(p), false);
+    return iterator(keys.data(p), keys.dataPrefixEnd(p), false);
   }
 
   private KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse) {
@@ -294,32 +305,23 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     if (from != null && to != null && from.compareTo(to) > 0) {
       LOG.warn("store {}: range from {} to {} is empty, as from is after to (serdes whose byte order is not "
           + "the key order cause this)", name, from, to);
-      return iterator(Collections.emptyNavigableMap(), keys.dataStart(), keys.dataStart(), reverse);
-    }
-    NavigableMap<Bytes, byte[]> pending = overlay;
-    if (from != null) {
-      pending = pending.tailMap(from, true);
-    }
-    if (to != null) {
-      pending = pending.headMap(to, true);
+      return iterator(keys.dataStart(), keys.dataStart(), reverse);
     }
     byte[] start = from == null ? keys.dataStart() : keys.data(from.get());
     byte[] end = to == null ? keys.dataEnd() : keys.dataAfter(to.get());
-    return iterator(pending, start, end, reverse);
+    return iterator(start, end, reverse);
   }
 
-  private KeyValueIterator<Bytes, byte[]> iterator(
-      NavigableMap<Bytes, byte[]> pending, byte[] start, byte[] end, boolean reverse) {
-    KvIterator committed = reverse ? store.reverseIterator(start, end) : store.iterator(start, end);
-    var overlayPart = (reverse ? pending.descendingMap() : pending).entrySet().iterator();
-    return new MergedIterator(overlayPart, committed, keys, reverse, () -> {});
+  private KeyValueIterator<Bytes, byte[]> iterator(byte[] start, byte[] end, boolean reverse) {
+    return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
   }
 
   /** Counts the pairs (Kafka asks for an estimate; this is exact and reads the whole partition). */
   @Override
   public long approximateNumEntries() {
+    validateOpen();
     long n = 0;
-    try (KeyValueIterator<Bytes, byte[]> it = all()) {
+    try (KvIterator it = store.iterator(keys.dataStart(), keys.dataEnd())) {
       while (it.hasNext()) {
         it.next();
         n++;
@@ -350,20 +352,20 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return open;
   }
 
-  /** Drops uncommitted writes (Kafka commits before a clean close) and leaves the shared store. */
+  /** Marks the partition closed and leaves the shared store; idempotent. */
   @Override
   public void close() {
     if (!open) {
       return;
     }
     open = false;
-    if (!overlay.isEmpty()) {
-      LOG.debug("store {}: closing with {} uncommitted writes, dropped", name, overlay.size());
-      overlay.clear();
+    try {
+      store.put(keys.status(), CLOSED);
+    } finally {
+      shared.release();
+      shared = null;
+      store = null;
     }
-    shared.release();
-    shared = null;
-    store = null;
   }
 
   private void validateOpen() {

@@ -12,6 +12,7 @@ import org.apache.kafka.common.TopicPartition;
  * data key:    0x01 | nameLength (2 bytes) | store name (UTF-8) | partition (4 bytes) | user key
  * offset key:  0x00 | nameLength (2 bytes) | store name (UTF-8) | partition (4 bytes)
  *                   | changelog partition (4 bytes) | changelog topic (UTF-8)
+ * status key:  0x02 | nameLength (2 bytes) | store name (UTF-8) | partition (4 bytes)
  * </pre>
  *
  * The name is length-prefixed and the partition fixed-width, so no (store, partition) prefix is a
@@ -21,10 +22,12 @@ import org.apache.kafka.common.TopicPartition;
 final class StoreKeys {
   private static final byte OFFSET_SPACE = 0x00;
   private static final byte DATA_SPACE = 0x01;
+  private static final byte STATUS_SPACE = 0x02;
 
   private final byte[] dataPrefix;
   private final byte[] dataEnd;
   private final byte[] offsetPrefix;
+  private final byte[] status;
 
   StoreKeys(String storeName, int partition) {
     byte[] name = storeName.getBytes(StandardCharsets.UTF_8);
@@ -34,6 +37,7 @@ final class StoreKeys {
     dataPrefix = prefix(DATA_SPACE, name, partition);
     offsetPrefix = prefix(OFFSET_SPACE, name, partition);
     dataEnd = successorOfPrefix(dataPrefix);
+    status = prefix(STATUS_SPACE, name, partition);
   }
 
   private static byte[] prefix(byte space, byte[] name, int partition) {
@@ -85,6 +89,11 @@ final class StoreKeys {
         .putInt(changelog.partition())
         .put(topic)
         .array();
+  }
+
+  /** The key of the open/closed status of this (store, partition), for exactly-once. */
+  byte[] status() {
+    return status;
   }
 
   byte[] offsetStart() {

@@ -3,6 +3,7 @@ package io.p2kv.kafka;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.processor.TaskId;
@@ -163,7 +165,7 @@ class P2kvKeyValueStoreContractTest {
   }
 
   @Test
-  void shouldKeepOnlyCommittedWritesWhenClosedWithoutCommit() throws Exception {
+  void shouldKeepDataAndOffsetsAcrossReopensAndDropThemWithTheTaskDirectory() throws Exception {
     Path taskDir = tmp.resolve("state/app/0_0");
     Files.createDirectories(taskDir);
     TopicPartition changelog = new TopicPartition("app-kv-changelog", 0);
@@ -173,18 +175,15 @@ class P2kvKeyValueStoreContractTest {
     assertNull(store.committedOffset(changelog));
     store.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
     store.commit(Map.of(changelog, 41L));
-    store.put(Bytes.wrap(new byte[] {1}), new byte[] {11});
-    store.put(Bytes.wrap(new byte[] {2}), new byte[] {20});
-    assertArrayEquals(new byte[] {11}, store.get(Bytes.wrap(new byte[] {1})), "reads see uncommitted writes");
-    store.close(); // like a crash: no commit
+    store.close();
 
     P2kvKeyValueStore reopened = new P2kvKeyValueStore("kv");
     reopened.init(ctx.getStateStoreContext(), reopened);
     assertEquals(41L, reopened.committedOffset(changelog));
     assertArrayEquals(new byte[] {10}, reopened.get(Bytes.wrap(new byte[] {1})));
-    assertNull(reopened.get(Bytes.wrap(new byte[] {2})));
     reopened.commit(Map.of());
     assertNull(reopened.committedOffset(changelog), "an empty commit clears the offsets");
+    reopened.commit(Map.of(changelog, 42L));
     reopened.close();
 
     // Kafka wipes the task directory (corruption, or the task moved away): the data goes with it.
@@ -192,7 +191,36 @@ class P2kvKeyValueStoreContractTest {
     P2kvKeyValueStore wiped = new P2kvKeyValueStore("kv");
     wiped.init(ctx.getStateStoreContext(), wiped);
     assertNull(wiped.get(Bytes.wrap(new byte[] {1})));
+    assertNull(wiped.committedOffset(changelog));
     wiped.close();
+  }
+
+  @Test
+  void shouldReportACrashedPartitionAsCorruptedUnderExactlyOnce() throws Exception {
+    Path taskDir = tmp.resolve("state/app/0_1");
+    Files.createDirectories(taskDir);
+    Properties eos = props("app");
+    eos.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(eos, new TaskId(0, 1), taskDir.toFile());
+    P2kvKeyValueStore crashed = new P2kvKeyValueStore("kv");
+    crashed.init(ctx.getStateStoreContext(), crashed);
+    crashed.put(Bytes.wrap(new byte[] {1}), new byte[] {10}); // never closed: as if the process died
+    P2kvKeyValueStore next = new P2kvKeyValueStore("kv");
+    assertThrows(TaskCorruptedException.class, () -> next.init(ctx.getStateStoreContext(), next));
+    assertEquals(false, next.isOpen());
+
+    // at-least-once keeps the writes: a restore from the committed offset replays the rest
+    MockProcessorContext<Object, Object> alos = new MockProcessorContext<>(props("app"), new TaskId(0, 1), taskDir.toFile());
+    P2kvKeyValueStore atLeastOnce = new P2kvKeyValueStore("kv");
+    atLeastOnce.init(alos.getStateStoreContext(), atLeastOnce);
+    assertArrayEquals(new byte[] {10}, atLeastOnce.get(Bytes.wrap(new byte[] {1})));
+    atLeastOnce.close();
+    crashed.close();
+
+    P2kvKeyValueStore closedCleanly = new P2kvKeyValueStore("kv");
+    closedCleanly.init(ctx.getStateStoreContext(), closedCleanly);
+    assertArrayEquals(new byte[] {10}, closedCleanly.get(Bytes.wrap(new byte[] {1})));
+    closedCleanly.close();
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -258,17 +260,25 @@ class P2kvStreamsBrokerTest {
     sigkillAndRestart(true);
   }
 
+  /**
+   * A first child is fed and stopped cleanly (SIGTERM: its stores commit their offsets and close);
+   * a second, on the same state, is killed with SIGKILL while it is fed; a third, on the state kept
+   * or wiped, must end at exactly the model.
+   */
   private void sigkillAndRestart(boolean wipe) throws Exception {
     Path state = tmp.resolve("child");
-    produce(20_000);
+    Process first = startChild(state);
+    produce(3_000);
+    awaitOutputMatchesModel();
+    first.destroy();
+    assertEquals(143, first.waitFor(), "the first child did not stop on SIGTERM"); // 128 + SIGTERM
     Process child = startChild(state);
-    awaitSomeOutput();
-    child.destroyForcibly().waitFor(); // SIGKILL: no commit, no close
+    killWhileProcessing(child);
     assertTrue(Files.isDirectory(state.resolve(SumApp.APP_ID + "-" + round + "/p2kv")), "the child used p2kv");
     if (wipe) {
       deleteTree(state);
     }
-    produce(5_000);
+    produce(2_000);
     Process again = startChild(state);
     try {
       awaitOutputMatchesModel();
@@ -279,20 +289,32 @@ class P2kvStreamsBrokerTest {
     }
   }
 
-  /** Waits until the child has committed some output (so it dies in the middle of the stream). */
-  private void awaitSomeOutput() {
+  /**
+   * Feeds the child in chunks until it has committed output, then 4,000 more amounts, and kills it
+   * with SIGKILL (no commit, no close) while it is still being fed: its store then holds writes of
+   * a transaction that never commits.
+   */
+  private void killWhileProcessing(Process child) throws InterruptedException {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, "peek-" + System.nanoTime());
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     try (KafkaConsumer<String, Long> c = new KafkaConsumer<>(p, new StringDeserializer(), new LongDeserializer())) {
-      c.subscribe(List.of(out));
-      while (c.poll(Duration.ofMillis(100)).isEmpty()) {
+      List<TopicPartition> parts = new ArrayList<>();
+      for (int i = 0; i < PARTITIONS; i++) {
+        parts.add(new TopicPartition(out, i));
+      }
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      while (c.poll(Duration.ofMillis(10)).isEmpty()) {
         assertTrue(System.nanoTime() < deadline, "the child produced no output");
+        produce(200);
       }
     }
+    for (int i = 0; i < 20; i++) {
+      produce(200);
+    }
+    child.destroyForcibly().waitFor();
   }
 
   /** Starts {@link SumApp} in a child JVM, its output in {@code child-N.log} under the test's directory. */
