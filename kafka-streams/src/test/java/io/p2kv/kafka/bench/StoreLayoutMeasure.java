@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * Prints threads, wall and process CPU time for the writes, CPU time while idle, and resident
  * memory.
  *
- * <p>Run (under the exclusive CPU lock): {@code java -cp "$(cat kafka-streams/target/test-cp.txt):
+ * <p>Run: see docs/benchmarks/KAFKA-STREAMS.md, e.g. {@code java -cp "$(cat kafka-streams/target/test-cp.txt):
  * kafka-streams/target/test-classes:kafka-streams/target/classes" io.p2kv.kafka.bench.StoreLayoutMeasure
  * shared|per-task 32 400000 DIR}
  */
