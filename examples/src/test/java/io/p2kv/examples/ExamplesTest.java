@@ -42,6 +42,24 @@ class ExamplesTest {
   }
 
   @Test
+  void kafkaWordCountShouldCountWordsInTheSharedP2kvStore() {
+    try (org.apache.kafka.streams.TopologyTestDriver d = new org.apache.kafka.streams.TopologyTestDriver(
+        KafkaWordCount.topology(), KafkaWordCount.props("unused:9092", tmp))) {
+      var lines = d.createInputTopic("lines",
+          new org.apache.kafka.common.serialization.StringSerializer(),
+          new org.apache.kafka.common.serialization.StringSerializer());
+      lines.pipeInput("a", "the cat and the hat");
+      lines.pipeInput("b", "The end");
+      var counts = d.<String, Long>getKeyValueStore(KafkaWordCount.STORE);
+      assertEquals(3L, counts.get("the"));
+      assertEquals(1L, counts.get("cat"));
+      assertEquals(1L, counts.get("end"));
+      assertNull(counts.get("dog"));
+    }
+    assertTrue(Files.isDirectory(tmp.resolve("p2kv-word-count/p2kv")), "the counts live in p2kv");
+  }
+
+  @Test
   void quickstartShouldPutGetDeleteAndFindItsDataAfterReopening() throws Exception {
     Path dir = tmp.resolve("quickstart");
     String out = run(Quickstart::main, dir);

@@ -3,6 +3,7 @@ package io.p2kv.examples.tools;
 import io.p2kv.P2kvException;
 import io.p2kv.examples.AsyncPipeline;
 import io.p2kv.examples.AtomicTransfer;
+import io.p2kv.examples.KafkaWordCount;
 import io.p2kv.examples.LargeValues;
 import io.p2kv.examples.OrderedScan;
 import io.p2kv.examples.Quickstart;
@@ -53,6 +54,8 @@ public final class P2kvCli {
         "atomic batches across shards from several threads; what a crash keeps"));
     EXAMPLES.put("LargeValues", new Example(LargeValues::main, "value separation: large values in blob files, small ones inline"));
     EXAMPLES.put("Updates", new Example(Updates::main, "counters, record updates and merges from many threads, without locks"));
+    EXAMPLES.put("KafkaWordCount", new Example(KafkaWordCount::main,
+        "Kafka Streams word count on p2kv (args: bootstrap servers, state dir)"));
   }
 
   static String usage() {

@@ -1,0 +1,376 @@
+package io.p2kv.kafka;
+
+import io.p2kv.Batch;
+import io.p2kv.KvIterator;
+import io.p2kv.P2kv;
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.StoreQueryUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Thread-safe for the task's stream thread plus interactive-query readers: one task's key-value
+ * store, a key range of the application instance's shared p2kv store (see {@link SharedStore}).
+ * Writes go straight to p2kv ({@code putAll} as one atomic batch), restores in one batch per
+ * batch of changelog records.
+ *
+ * <h2>Offsets and exactly-once (KIP-1035)</h2>
+ * The store manages its changelog offsets: {@link #commit(Map)} writes them in one atomic p2kv
+ * batch, in the store's own key range, after the data they cover. Under exactly-once Kafka
+ * Streams 4.3 commits stores only when a task is restored, suspended or closed, not at each
+ * transaction (StreamTask.postCommit), so the store cannot keep uncommitted writes apart from
+ * committed ones without holding every write of a running task in memory. It does what Kafka's
+ * RocksDB store does instead: it marks the partition open when it opens and closed when it closes;
+ * opening a partition still marked open (the process died) under exactly-once throws {@link
+ * TaskCorruptedException}, and Kafka then wipes the task and restores it from the changelog.
+ *
+ * <h2>Life of a partition's data</h2>
+ * A marker file in the task directory says the store's data belongs to that directory. Kafka
+ * deletes the task directory when it wipes a task (corruption, or a dirty close under
+ * exactly-once) and when its cleaner removes a task that moved away; an {@code init} that finds
+ * no marker deletes the partition's keys, offsets and status before anything reads them, so the
+ * store never serves data Kafka believes gone.
+ */
+public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
+  private static final Logger LOG = LoggerFactory.getLogger(P2kvKeyValueStore.class);
+  private static final int DELETE_BATCH = 1024;
+  private static final byte[] OPEN = {1};
+  private static final byte[] CLOSED = {0};
+
+  private final String name;
+  private final Position position = Position.emptyPosition();
+  private volatile boolean open;
+  private SharedStore shared;
+  private P2kv store;
+  private StoreKeys keys;
+  private StateStoreContext context;
+
+  /**
+   * A store, opened by {@link #init}; use {@link P2kvStores} rather than this constructor.
+   *
+   * @param name the store's name
+   */
+  P2kvKeyValueStore(String name) {
+    this.name = name;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void init(StateStoreContext stateStoreContext, StateStore root) {
+    File taskDir = stateStoreContext.stateDir();
+    Path sharedDir = taskDir.getAbsoluteFile().toPath().getParent().resolve("p2kv");
+    Map<String, Object> configs = stateStoreContext.appConfigs();
+    boolean eos = StreamsConfig.EXACTLY_ONCE_V2.equals(configs.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
+    SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(configs));
+    try {
+      store = s.store();
+      keys = new StoreKeys(name, stateStoreContext.taskId().partition());
+      Path marker = taskDir.toPath().resolve("p2kv-" + name);
+      synchronized (s) {
+        if (!Files.exists(marker)) {
+          long dropped = dropPartition();
+          LOG.info("store {} of task {}: no marker in {}, dropped its {} keys, offsets and status",
+              name, stateStoreContext.taskId(), taskDir, dropped);
+          Files.createDirectories(taskDir.toPath());
+          Files.writeString(marker, "p2kv data of store " + name + " lives in " + sharedDir + "\n");
+        }
+      }
+      if (eos && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
+        throw new TaskCorruptedException(Set.of(stateStoreContext.taskId()), new ProcessorStateException(
+            "store " + name + " was not closed (the process died); under exactly-once it may hold uncommitted writes"));
+      }
+      store.put(keys.status(), OPEN);
+    } catch (IOException e) {
+      s.release();
+      throw new ProcessorStateException("store " + name + ": cannot write its marker in " + taskDir, e);
+    } catch (TaskCorruptedException e) {
+      s.release();
+      throw e;
+    } catch (RuntimeException e) {
+      s.release();
+      throw new ProcessorStateException("store " + name + ": cannot open in " + sharedDir, e);
+    }
+    shared = s;
+    context = stateStoreContext;
+    boolean consistency = StreamsConfig.InternalConfig.getBoolean(
+        configs, StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, false);
+    stateStoreContext.register(root, (RecordBatchingStateRestoreCallback) records -> restore(records, consistency));
+    open = true;
+  }
+
+  /** Writes a batch of changelog records into the store as one p2kv batch. */
+  private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
+    Batch batch = new Batch();
+    for (ConsumerRecord<byte[], byte[]> r : records) {
+      if (r.value() == null) {
+        batch.delete(keys.data(r.key()));
+      } else {
+        batch.put(keys.data(r.key()), r.value());
+      }
+    }
+    write(batch);
+    synchronized (position) {
+      for (ConsumerRecord<byte[], byte[]> r : records) {
+        ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
+      }
+    }
+  }
+
+  /** Deletes this partition's data, offsets and status (p2kv has no range delete: in batches of keys). */
+  private long dropPartition() {
+    store.delete(keys.status());
+    return deleteRange(keys.dataStart(), keys.dataEnd()) + deleteRange(keys.offsetStart(), keys.offsetEnd());
+  }
+
+  private long deleteRange(byte[] from, byte[] to) {
+    long n = 0;
+    Batch batch = new Batch();
+    try (KvIterator it = store.iterator(from, to)) {
+      while (it.hasNext()) {
+        batch.delete(it.next().key());
+        n++;
+        if (batch.size() == DELETE_BATCH) {
+          store.write(batch);
+          batch = new Batch();
+        }
+      }
+    }
+    write(batch);
+    return n;
+  }
+
+  private void write(Batch batch) {
+    if (!batch.isEmpty()) {
+      try {
+        store.write(batch);
+      } catch (RuntimeException e) {
+        throw new ProcessorStateException("store " + name + ": a batch of " + batch.size() + " writes failed", e);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ offsets (KIP-1035)
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public boolean managesOffsets() {
+    return true;
+  }
+
+  @Override
+  public void commit(Map<TopicPartition, Long> changelogOffsets) {
+    if (!open) {
+      return;
+    }
+    Batch batch = new Batch();
+    if (changelogOffsets.isEmpty()) {
+      try (KvIterator it = store.iterator(keys.offsetStart(), keys.offsetEnd())) {
+        it.forEachRemaining(kv -> batch.delete(kv.key()));
+      }
+    }
+    for (Map.Entry<TopicPartition, Long> e : changelogOffsets.entrySet()) {
+      if (e.getValue() == null) {
+        batch.delete(keys.offset(e.getKey()));
+      } else {
+        batch.put(keys.offset(e.getKey()), ByteBuffer.allocate(Long.BYTES).putLong(e.getValue()).array());
+      }
+    }
+    write(batch);
+  }
+
+  @Override
+  public Long committedOffset(TopicPartition partition) {
+    validateOpen();
+    byte[] v = store.get(keys.offset(partition));
+    return v == null ? null : ByteBuffer.wrap(v).getLong();
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  @Override
+  public void put(Bytes key, byte[] value) {
+    validateOpen();
+    Objects.requireNonNull(key, "key cannot be null");
+    if (value == null) {
+      store.delete(keys.data(key.get()));
+    } else {
+      store.put(keys.data(key.get()), value);
+    }
+    StoreQueryUtils.updatePosition(position, context);
+  }
+
+  @Override
+  public byte[] putIfAbsent(Bytes key, byte[] value) {
+    byte[] old = get(key);
+    if (old == null && value != null) {
+      put(key, value);
+    }
+    return old;
+  }
+
+  @Override
+  public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+    validateOpen();
+    Batch batch = new Batch();
+    for (KeyValue<Bytes, byte[]> e : entries) {
+      Objects.requireNonNull(e.key, "key cannot be null");
+      if (e.value == null) {
+        batch.delete(keys.data(e.key.get()));
+      } else {
+        batch.put(keys.data(e.key.get()), e.value);
+      }
+    }
+    write(batch);
+    StoreQueryUtils.updatePosition(position, context);
+  }
+
+  @Override
+  public byte[] delete(Bytes key) {
+    byte[] old = get(key);
+    put(key, null);
+    return old;
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  @Override
+  public byte[] get(Bytes key) {
+    validateOpen();
+    Objects.requireNonNull(key, "key cannot be null");
+    return store.get(keys.data(key.get()));
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+    return range(from, to, false);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+    return range(from, to, true);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> all() {
+    return range(null, null, false);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> reverseAll() {
+    return range(null, null, true);
+  }
+
+  @Override
+  public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
+    validateOpen();
+    byte[] p = prefixKeySerializer.serialize(null, prefix);
+    return iterator(keys.data(p), keys.dataPrefixEnd(p), false);
+  }
+
+  private KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse) {
+    validateOpen();
+    if (from != null && to != null && from.compareTo(to) > 0) {
+      LOG.warn("store {}: range from {} to {} is empty, as from is after to (serdes whose byte order is not "
+          + "the key order cause this)", name, from, to);
+      return iterator(keys.dataStart(), keys.dataStart(), reverse);
+    }
+    byte[] start = from == null ? keys.dataStart() : keys.data(from.get());
+    byte[] end = to == null ? keys.dataEnd() : keys.dataAfter(to.get());
+    return iterator(start, end, reverse);
+  }
+
+  private KeyValueIterator<Bytes, byte[]> iterator(byte[] start, byte[] end, boolean reverse) {
+    return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
+  }
+
+  /** Counts the pairs (Kafka asks for an estimate; this is exact and reads the whole partition). */
+  @Override
+  public long approximateNumEntries() {
+    validateOpen();
+    long n = 0;
+    try (KvIterator it = store.iterator(keys.dataStart(), keys.dataEnd())) {
+      while (it.hasNext()) {
+        it.next();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  // ------------------------------------------------------------------ queries, life cycle
+
+  @Override
+  public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+    return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, position, context);
+  }
+
+  @Override
+  public Position getPosition() {
+    return position;
+  }
+
+  @Override
+  public boolean persistent() {
+    return true;
+  }
+
+  @Override
+  public boolean isOpen() {
+    return open;
+  }
+
+  /** Marks the partition closed and leaves the shared store; idempotent. */
+  @Override
+  public void close() {
+    if (!open) {
+      return;
+    }
+    open = false;
+    try {
+      store.put(keys.status(), CLOSED);
+    } finally {
+      shared.release();
+      shared = null;
+      store = null;
+    }
+  }
+
+  private void validateOpen() {
+    if (!open) {
+      throw new InvalidStateStoreException("store " + name + " is not open");
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package io.p2kv.kafka;
+
+import java.util.Objects;
+import java.util.function.Function;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * Thread-safe: factories of p2kv key-value store suppliers, for {@code Stores.keyValueStoreBuilder}
+ * and {@code Materialized.as}. To put every DSL key-value store on p2kv, configure {@link
+ * P2kvDslStoreSuppliers} instead.
+ *
+ * <pre>{@code
+ * builder.table("words", Materialized.<String, Long>as(P2kvStores.timestampedKeyValueStore("counts")));
+ * }</pre>
+ *
+ * All p2kv stores of an application instance share one p2kv store in {@code
+ * <state.dir>/<application.id>/p2kv}, configured by the Streams properties {@code p2kv.shards}
+ * and {@code p2kv.memory.budget.bytes}.
+ */
+public final class P2kvStores {
+  private P2kvStores() {}
+
+  /**
+   * A supplier of plain key-value stores.
+   *
+   * @param name the store's name
+   * @return the supplier
+   */
+  public static KeyValueBytesStoreSupplier keyValueStore(String name) {
+    return new Supplier(name, P2kvKeyValueStore::new);
+  }
+
+  /**
+   * A supplier of key-value stores that keep the DSL's timestamped values (what the DSL's tables
+   * and aggregations use).
+   *
+   * @param name the store's name
+   * @return the supplier
+   */
+  public static KeyValueBytesStoreSupplier timestampedKeyValueStore(String name) {
+    return new Supplier(name, P2kvTimestampedKeyValueStore::new);
+  }
+
+  /**
+   * A supplier of key-value stores that keep the DSL's values with headers and timestamps.
+   *
+   * @param name the store's name
+   * @return the supplier
+   */
+  public static KeyValueBytesStoreSupplier timestampedKeyValueStoreWithHeaders(String name) {
+    return new Supplier(name, P2kvHeadersKeyValueStore::new);
+  }
+
+  private record Supplier(String name, Function<String, P2kvKeyValueStore> factory)
+      implements KeyValueBytesStoreSupplier {
+    Supplier {
+      Objects.requireNonNull(name, "store name cannot be null");
+    }
+
+    @Override
+    public KeyValueStore<Bytes, byte[]> get() {
+      return factory.apply(name);
+    }
+
+    @Override
+    public String metricsScope() {
+      return "p2kv";
+    }
+  }
+}

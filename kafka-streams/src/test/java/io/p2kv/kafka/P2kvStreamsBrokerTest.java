@@ -1,0 +1,359 @@
+package io.p2kv.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.LongSerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.RangeQuery;
+import org.apache.kafka.streams.query.StateQueryRequest;
+import org.apache.kafka.streams.query.StateQueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Against a real single-node KRaft broker (Kafka's KafkaClusterTestKit, in this JVM, on
+ * localhost): {@link SumApp}, exactly once, with its store on p2kv. Every test produces amounts
+ * to keys, keeps the model of the sums and waits (bounded) until the committed output shows exactly
+ * the model: a sum above the model (a double count) fails at once.
+ */
+class P2kvStreamsBrokerTest {
+  private static final int PARTITIONS = 4;
+  private static final int KEYS = 40;
+  private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+  private static KafkaClusterTestKit cluster;
+  private static String bootstrap;
+  private static KafkaProducer<String, Long> producer;
+  private static int round;
+  private int children;
+
+  @TempDir Path tmp;
+  private final Map<String, Long> model = new TreeMap<>();
+  private Random random;
+  private String in;
+  private String out;
+
+  @BeforeAll
+  static void startBroker() throws Exception {
+    cluster = new KafkaClusterTestKit.Builder(
+            new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+        .setConfigProp("offsets.topic.replication.factor", "1")
+        .setConfigProp("offsets.topic.num.partitions", "4")
+        .setConfigProp("transaction.state.log.replication.factor", "1")
+        .setConfigProp("transaction.state.log.min.isr", "1")
+        .setConfigProp("transaction.state.log.num.partitions", "4")
+        .setConfigProp("group.initial.rebalance.delay.ms", "0")
+        .build();
+    cluster.format();
+    cluster.startup();
+    cluster.waitForReadyBrokers();
+    bootstrap = cluster.bootstrapServers();
+    // Not idempotent: on this test kit's single broker, idempotent producers were refused with
+    // OUT_OF_ORDER_SEQUENCE_NUMBER for their first write to a new topic and retried for minutes.
+    // One request in flight, so a retry cannot reorder; a duplicate from a retried write would fail
+    // the tests ("counted twice"), never pass them.
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+    p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    producer = new KafkaProducer<>(p, new StringSerializer(), new LongSerializer());
+  }
+
+  @AfterAll
+  static void stopBroker() throws Exception {
+    if (producer != null) {
+      producer.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @BeforeEach
+  void topics() throws Exception {
+    long seed = Long.getLong("p2kv.seed", System.nanoTime());
+    System.out.println("P2kvStreamsBrokerTest seed: -Dp2kv.seed=" + seed);
+    random = new Random(seed);
+    // Each test has its own application (topics, group, transactional ids), so tests do not meet.
+    round++;
+    in = SumApp.IN + "-" + round;
+    out = SumApp.OUT + "-" + round;
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      admin.createTopics(List.of(new NewTopic(in, PARTITIONS, (short) 1), new NewTopic(out, PARTITIONS, (short) 1)))
+          .all().get();
+    }
+  }
+
+  private Properties props(Path stateDir) {
+    Properties p = SumApp.props(bootstrap, stateDir);
+    p.put("application.id", SumApp.APP_ID + "-" + round);
+    return p;
+  }
+
+  private KafkaStreams start(Path stateDir) throws InterruptedException {
+    KafkaStreams s = new KafkaStreams(SumApp.topology(in, out), props(stateDir));
+    CountDownLatch running = new CountDownLatch(1);
+    s.setStateListener((now, before) -> {
+      if (now == KafkaStreams.State.RUNNING) {
+        running.countDown();
+      }
+    });
+    s.start();
+    assertTrue(running.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "application did not reach RUNNING");
+    return s;
+  }
+
+  /** Produces {@code n} random amounts (acknowledged) and adds them to the model. */
+  private void produce(int n) {
+    for (int i = 0; i < n; i++) {
+      String key = "key-" + random.nextInt(KEYS);
+      long amount = 1 + random.nextInt(1000);
+      producer.send(new ProducerRecord<>(in, key, amount));
+      model.merge(key, amount, Long::sum);
+    }
+    producer.flush();
+  }
+
+  /**
+   * Reads the committed output from the start until the latest sum of every key equals the model;
+   * fails at once on a sum above the model, and after the deadline if it never gets there.
+   */
+  private void awaitOutputMatchesModel() {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, "checker-" + System.nanoTime());
+    Map<String, Long> latest = new HashMap<>();
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    try (KafkaConsumer<String, Long> c = new KafkaConsumer<>(p, new StringDeserializer(), new LongDeserializer())) {
+      c.subscribe(List.of(out));
+      while (!latest.equals(model)) {
+        if (System.nanoTime() > deadline) {
+          fail("output never matched the model: " + diff(latest));
+        }
+        for (ConsumerRecord<String, Long> r : c.poll(Duration.ofMillis(200))) {
+          latest.put(r.key(), r.value());
+          long expected = model.getOrDefault(r.key(), 0L);
+          if (r.value() > expected) {
+            fail("sum of " + r.key() + " is " + r.value() + ", above the model's " + expected + " (counted twice)");
+          }
+        }
+      }
+    }
+  }
+
+  private String diff(Map<String, Long> latest) {
+    StringBuilder b = new StringBuilder();
+    model.forEach((k, v) -> {
+      if (!v.equals(latest.get(k))) {
+        b.append(k).append(": ").append(latest.get(k)).append(" != ").append(v).append("; ");
+      }
+    });
+    return b.toString();
+  }
+
+  /** IQv2: a key query per key and one range query over all keys, against the model. */
+  private void assertQueriesMatchModel(KafkaStreams streams) {
+    for (Map.Entry<String, Long> e : model.entrySet()) {
+      StateQueryResult<Object> r = streams.query(
+          StateQueryRequest.inStore(SumApp.STORE).withQuery(KeyQuery.<String, Object>withKey(e.getKey())));
+      QueryResult<Object> only = r.getOnlyPartitionResult();
+      assertTrue(only != null && only.isSuccess(), "key query for " + e.getKey() + ": " + r);
+      assertEquals(e.getValue(), unwrap(only.getResult()), "key query for " + e.getKey());
+    }
+    StateQueryResult<KeyValueIterator<String, Object>> range = streams.query(
+        StateQueryRequest.inStore(SumApp.STORE).withQuery(RangeQuery.<String, Object>withNoBounds()));
+    Map<String, Long> seen = new TreeMap<>();
+    range.getPartitionResults().forEach((partition, result) -> {
+      assertTrue(result.isSuccess(), "range query on partition " + partition + ": " + result);
+      try (KeyValueIterator<String, Object> it = result.getResult()) {
+        it.forEachRemaining(kv -> assertEquals(null, seen.put(kv.key, unwrap(kv.value)), "key twice: " + kv.key));
+      }
+    });
+    assertEquals(model, seen, "range query");
+  }
+
+  private static Long unwrap(Object v) {
+    return v instanceof ValueAndTimestamp<?> vt ? (Long) vt.value() : (Long) v;
+  }
+
+  @Test
+  void shouldSumExactlyOnceAndAnswerQueriesLikeTheModel() throws Exception {
+    try (KafkaStreams streams = start(tmp.resolve("a"))) {
+      produce(5_000);
+      awaitOutputMatchesModel();
+      assertQueriesMatchModel(streams);
+    }
+  }
+
+  @Test
+  void shouldTakeOverAndRestoreTheTasksOfAStoppedInstance() throws Exception {
+    KafkaStreams a = start(tmp.resolve("a"));
+    KafkaStreams b = start(tmp.resolve("b"));
+    try {
+      produce(3_000);
+      awaitOutputMatchesModel();
+      assertTrue(activeTasks(b) > 0, "b got no tasks to hand over");
+      b.close(Duration.ofSeconds(60));
+      produce(3_000);
+      awaitOutputMatchesModel();
+      assertEquals(PARTITIONS, activeTasks(a), "a runs every task once b is gone");
+      assertQueriesMatchModel(a);
+    } finally {
+      b.close(Duration.ofSeconds(60));
+      a.close(Duration.ofSeconds(60));
+    }
+  }
+
+  private static int activeTasks(KafkaStreams s) {
+    return s.metadataForLocalThreads().stream().mapToInt(t -> t.activeTasks().size()).sum();
+  }
+
+  @Test
+  void shouldBeExactAfterSigkillWithTheStateDirectoryKept() throws Exception {
+    sigkillAndRestart(false);
+  }
+
+  @Test
+  void shouldBeExactAfterSigkillWithTheStateDirectoryWiped() throws Exception {
+    sigkillAndRestart(true);
+  }
+
+  /**
+   * A first child is fed and stopped cleanly (SIGTERM: its stores commit their offsets and close);
+   * a second, on the same state, is killed with SIGKILL while it is fed; a third, on the state kept
+   * or wiped, must end at exactly the model.
+   */
+  private void sigkillAndRestart(boolean wipe) throws Exception {
+    Path state = tmp.resolve("child");
+    Process first = startChild(state);
+    produce(3_000);
+    awaitOutputMatchesModel();
+    first.destroy();
+    assertEquals(143, first.waitFor(), "the first child did not stop on SIGTERM"); // 128 + SIGTERM
+    Process child = startChild(state);
+    killWhileProcessing(child);
+    assertTrue(Files.isDirectory(state.resolve(SumApp.APP_ID + "-" + round + "/p2kv")), "the child used p2kv");
+    if (wipe) {
+      deleteTree(state);
+    }
+    produce(2_000);
+    Process again = startChild(state);
+    try {
+      awaitOutputMatchesModel();
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\n" + childProblems(), e);
+    } finally {
+      again.destroyForcibly().waitFor();
+    }
+  }
+
+  /**
+   * Feeds the child in chunks until it has committed output, then 4,000 more amounts, and kills it
+   * with SIGKILL (no commit, no close) while it is still being fed: its store then holds writes of
+   * a transaction that never commits.
+   */
+  private void killWhileProcessing(Process child) throws InterruptedException {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    try (KafkaConsumer<String, Long> c = new KafkaConsumer<>(p, new StringDeserializer(), new LongDeserializer())) {
+      List<TopicPartition> parts = new ArrayList<>();
+      for (int i = 0; i < PARTITIONS; i++) {
+        parts.add(new TopicPartition(out, i));
+      }
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      while (c.poll(Duration.ofMillis(10)).isEmpty()) {
+        assertTrue(System.nanoTime() < deadline, "the child produced no output");
+        produce(200);
+      }
+    }
+    for (int i = 0; i < 20; i++) {
+      produce(200);
+    }
+    child.destroyForcibly().waitFor();
+  }
+
+  /** Starts {@link SumApp} in a child JVM, its output in {@code child-N.log} under the test's directory. */
+  private Process startChild(Path state) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path log = tmp.resolve("child-" + (++children) + ".log");
+    Process p = new ProcessBuilder(
+            java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), SumApp.class.getName(),
+            bootstrap, state.toString(), in, out, SumApp.APP_ID + "-" + round)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!Files.readString(log).contains("RUNNING")) {
+      assertTrue(p.isAlive(), "the child exited before running: " + Files.readString(log));
+      assertTrue(System.nanoTime() < deadline, "the child did not reach RUNNING");
+      Thread.onSpinWait();
+      p.waitFor(50, TimeUnit.MILLISECONDS); // polls the log; the child cannot signal otherwise
+    }
+    return p;
+  }
+
+  /** The child's log lines at WARN and above, for a failure message. */
+  private String childProblems() throws java.io.IOException {
+    StringBuilder b = new StringBuilder();
+    for (int i = 1; i <= children; i++) {
+      for (String l : Files.readAllLines(tmp.resolve("child-" + i + ".log"))) {
+        if (l.contains("ERROR") || l.contains("WARN") || l.contains("Exception")) {
+          b.append("child ").append(i).append(": ").append(l).append('\n');
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  private static void deleteTree(Path dir) throws Exception {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+    }
+    assertTrue(!Files.exists(dir), "state directory not wiped");
+  }
+}
