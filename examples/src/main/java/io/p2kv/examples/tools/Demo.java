@@ -526,7 +526,7 @@ final class Demo {
 
   /** The table: one row per workload, then what each row does. */
   private void printTable(List<Row> rows) {
-    String format = "%-12s %7s %13s %13s %15s   %-32s %s%n";
+    String format = "%-14s %7s %13s %13s %15s   %-32s %s%n";
     out.println();
     out.printf(Locale.ROOT, format, "operation", "threads", "p2kv ops/s", "RocksDB ops/s", "p2kv / RocksDB",
         "p2kv values (RocksDB: inline)", "");
@@ -538,7 +538,7 @@ final class Demo {
     }
     out.println();
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "%-12s %s%n", r.workload().name() + ":", r.workload().description());
+      out.printf(Locale.ROOT, "%-15s %s%n", r.workload().name() + ":", r.workload().description());
     }
     out.printf(Locale.ROOT, "Each side of each row: %d caller threads, %.1f s measured after %.1f s of warm-up;"
             + " both sides warm up once before either is measured; the sides run one after the other"
