@@ -3,7 +3,6 @@ package io.p2kv.bench;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
-import io.p2kv.examples.tools.Zipfian;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,29 +41,6 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Measurement(iterations = 3, time = 3)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class GetBenchmark {
-  /** Data shape shared by both stores. */
-  @State(Scope.Benchmark)
-  public static class Data {
-    /** Number of preloaded keys. */
-    @Param({"1000000"})
-    public long keys;
-
-    /** Key choice: uniform or zipfian (theta 0.99). */
-    @Param({"uniform", "zipfian"})
-    public String distribution;
-
-    Zipfian zipfian;
-
-    @Setup(Level.Trial)
-    public void setup() {
-      zipfian = distribution.equals("zipfian") ? new Zipfian(keys, 0.99) : null;
-    }
-
-    long nextIndex(SplittableRandom rnd) {
-      return zipfian != null ? zipfian.next(rnd) : rnd.nextLong(keys);
-    }
-  }
-
   /** A p2kv store loaded with the data. */
   @State(Scope.Benchmark)
   public static class P2kvStore {
@@ -90,7 +66,7 @@ public class GetBenchmark {
     P2kv store;
 
     @Setup(Level.Trial)
-    public void open(Data data) {
+    public void open(KeyChoice data) {
       store = Stores.open(shards, 32, Durability.WAL, ReadPath.valueOf(readPath), 50_000, Stores.separation(separation), cache);
       Stores.preload(store, data.keys, 112);
     }
@@ -107,7 +83,7 @@ public class GetBenchmark {
     RocksBaseline db;
 
     @Setup(Level.Trial)
-    public void open(Data data) {
+    public void open(KeyChoice data) {
       db = RocksBaseline.open("rocksdb", Durability.WAL, Stores.MEMORY_BUDGET_BYTES);
       db.preload(data.keys, 112);
     }
@@ -137,7 +113,7 @@ public class GetBenchmark {
       }
     }
 
-    List<byte[]> keys32(Data data) {
+    List<byte[]> keys32(KeyChoice data) {
       batch.clear();
       for (int i = 0; i < 32; i++) {
         batch.add(BenchData.key(data.nextIndex(rnd)));
@@ -147,12 +123,12 @@ public class GetBenchmark {
   }
 
   @Benchmark
-  public byte[] p2kvGet(P2kvStore s, Data data, Caller c) {
+  public byte[] p2kvGet(P2kvStore s, KeyChoice data, Caller c) {
     return s.store.get(BenchData.key(data.nextIndex(c.rnd)));
   }
 
   @Benchmark
-  public void p2kvGetAsync(P2kvStore s, Data data, Caller c, Blackhole bh) {
+  public void p2kvGetAsync(P2kvStore s, KeyChoice data, Caller c, Blackhole bh) {
     c.inFlight.add(s.store.getAsync(BenchData.key(data.nextIndex(c.rnd))));
     if (c.inFlight.size() >= 64) {
       bh.consume(c.inFlight.poll().join());
@@ -161,18 +137,18 @@ public class GetBenchmark {
 
   @Benchmark
   @OperationsPerInvocation(32)
-  public List<byte[]> p2kvMultiGet32(P2kvStore s, Data data, Caller c) {
+  public List<byte[]> p2kvMultiGet32(P2kvStore s, KeyChoice data, Caller c) {
     return s.store.multiGet(c.keys32(data));
   }
 
   @Benchmark
-  public byte[] rocksGet(RocksStore s, Data data, Caller c) {
+  public byte[] rocksGet(RocksStore s, KeyChoice data, Caller c) {
     return s.db.get(BenchData.key(data.nextIndex(c.rnd)));
   }
 
   @Benchmark
   @OperationsPerInvocation(32)
-  public List<byte[]> rocksMultiGet32(RocksStore s, Data data, Caller c) {
+  public List<byte[]> rocksMultiGet32(RocksStore s, KeyChoice data, Caller c) {
     return s.db.multiGet(c.keys32(data));
   }
 }

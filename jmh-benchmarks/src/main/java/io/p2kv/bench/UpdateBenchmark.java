@@ -4,7 +4,6 @@ import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
 import io.p2kv.ShardStats;
-import io.p2kv.examples.tools.Zipfian;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -73,29 +72,6 @@ public class UpdateBenchmark {
     return v;
   }
 
-  /** Data shape shared by every target. */
-  @State(Scope.Benchmark)
-  public static class Data {
-    /** Number of preloaded keys. */
-    @Param({"1000000"})
-    public long keys;
-
-    /** Key choice: uniform or zipfian (theta 0.99). */
-    @Param({"uniform", "zipfian"})
-    public String distribution;
-
-    Zipfian zipfian;
-
-    @Setup(Level.Trial)
-    public void setup() {
-      zipfian = distribution.equals("zipfian") ? new Zipfian(keys, 0.99) : null;
-    }
-
-    long nextIndex(SplittableRandom rnd) {
-      return zipfian != null ? zipfian.next(rnd) : rnd.nextLong(keys);
-    }
-  }
-
   /** The striped per-key locks of the locked loops, as in the YCSB baseline. */
   @State(Scope.Benchmark)
   public static class Locks {
@@ -124,7 +100,7 @@ public class UpdateBenchmark {
     P2kv store;
 
     @Setup(Level.Trial)
-    public void open(Data data) {
+    public void open(KeyChoice data) {
       store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT);
       Stores.preload(store, data.keys, VALUE_BYTES);
     }
@@ -147,7 +123,7 @@ public class UpdateBenchmark {
     RocksBaseline db;
 
     @Setup(Level.Trial)
-    public void open(Data data) {
+    public void open(KeyChoice data) {
       db = RocksBaseline.open("rocksdb", Durability.WAL, Stores.MEMORY_BUDGET_BYTES);
       db.preload(data.keys, VALUE_BYTES);
     }
@@ -170,12 +146,12 @@ public class UpdateBenchmark {
   }
 
   @Benchmark
-  public byte[] p2kvUpdate(P2kvStore s, Data data, Caller c) {
+  public byte[] p2kvUpdate(P2kvStore s, KeyChoice data, Caller c) {
     return s.store.update(BenchData.key(data.nextIndex(c.rnd)), BUMP);
   }
 
   @Benchmark
-  public byte[] rocksdbLocked(RocksStore s, Data data, Locks locks, Caller c) {
+  public byte[] rocksdbLocked(RocksStore s, KeyChoice data, Locks locks, Caller c) {
     long i = data.nextIndex(c.rnd);
     byte[] key = BenchData.key(i);
     ReentrantLock lock = locks.of(i);
@@ -190,7 +166,7 @@ public class UpdateBenchmark {
   }
 
   @Benchmark
-  public byte[] p2kvGetPutLocked(P2kvStore s, Data data, Locks locks, Caller c) {
+  public byte[] p2kvGetPutLocked(P2kvStore s, KeyChoice data, Locks locks, Caller c) {
     long i = data.nextIndex(c.rnd);
     byte[] key = BenchData.key(i);
     ReentrantLock lock = locks.of(i);
