@@ -326,16 +326,31 @@ public final class P2kv implements AutoCloseable {
     return null;
   }
 
-  private static void checkBound(byte[] bound) {
+  static void checkBound(byte[] bound) {
     if (bound != null) {
       Limits.checkKey(bound);
     }
   }
 
-  private static void checkLimit(int limit) {
+  static void checkLimit(int limit) {
     if (limit < 0) {
       throw new IllegalArgumentException("limit must not be negative: " + limit);
     }
+  }
+
+  // ------------------------------------------------------------------------ consistent cuts
+
+  /**
+   * A consistent, read-only view of the whole store, across all shards, at one instant (see
+   * "Consistent cuts" above); close it. Every read of the snapshot sees the same cut.
+   *
+   * @return the open snapshot
+   * @throws IllegalStateException if called on a worker thread (a callback)
+   * @throws P2kvException if the store is closed or failed, a queue is full (fail-fast mode), or a
+   *     shard's engine failed
+   */
+  public Snapshot snapshot() {
+    return new Snapshot(core.snapshot());
   }
 
   // ------------------------------------------------------------------------ async
@@ -473,7 +488,7 @@ public final class P2kv implements AutoCloseable {
     return core.rangeAsync(startInclusive, endExclusive, limit);
   }
 
-  private static void checkKeys(List<byte[]> keys) {
+  static void checkKeys(List<byte[]> keys) {
     Objects.requireNonNull(keys, "keys is null");
     for (byte[] key : keys) {
       Limits.checkKey(key);
@@ -578,7 +593,7 @@ public final class P2kv implements AutoCloseable {
     }
   }
 
-  private static KvIterator kvIterator(StoreIterator it) {
+  static KvIterator kvIterator(StoreIterator it) {
     return new KvIterator(it, it::seek, it::close);
   }
 

@@ -9,6 +9,7 @@ import io.p2kv.StoreStats;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineAdmin;
 import io.p2kv.internal.engine.EngineFactory;
+import io.p2kv.internal.engine.EngineSnapshot;
 import io.p2kv.internal.metrics.JmxRegistration;
 import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.SeparationTuner;
@@ -19,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.ObjIntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,7 @@ public final class StoreCore implements AutoCloseable {
   private JmxRegistration jmx;
   /** Null unless value separation is adaptive; set by {@link StoreOpener}. */
   private SeparationTuner tuner;
+  private volatile long lastCutHeldNanos;
   private final AtomicBoolean closeStarted = new AtomicBoolean();
   /** Opened when the close has finished: the directory is unlocked. */
   private final CountDownLatch closed = new CountDownLatch(1);
@@ -331,7 +334,7 @@ public final class StoreCore implements AutoCloseable {
     if (limit <= StoreIterator.SESSION_PAIRS) {
       // The common short read: no registration, one guard session (StoreIterator.readOnce).
       List<KeyValue> out = new ArrayList<>(limit);
-      StoreIterator.readOnce(shards.forRange(lower, upper), shards.sequential(), lower, upper, out, limit, name);
+      StoreIterator.readOnce(shards.forRange(lower, upper), shards.sequential(), lower, upper, out, limit, null, name);
       return out;
     }
     List<KeyValue> out = new ArrayList<>(Math.min(limit, 1024));
@@ -382,12 +385,74 @@ public final class StoreCore implements AutoCloseable {
   }
 
   /**
+   * How many snapshots the cleaner closed because the application dropped them open (tests).
+   *
+   * @return leaked snapshots
+   */
+  public long leakedSnapshots() {
+    return iterators.leakedSnapshots();
+  }
+
+  /**
    * How many iterators the application had left open when {@link #close()} ran (tests).
    *
    * @return iterators force-closed by close
    */
   public int iteratorsClosedByClose() {
     return iterators.closedByStore();
+  }
+
+  // ---------------------------------------------------------------- consistent cuts
+
+  /**
+   * Takes a consistent snapshot of every shard at one {@link Cut}.
+   *
+   * @return the snapshot, registered until closed
+   */
+  public StoreSnapshot snapshot() {
+    List<EngineSnapshot> views = cut((shard, engine) -> engine.snapshot(), this::discardView);
+    return new StoreSnapshot(shards, views.toArray(new EngineSnapshot[0]), iterators, name);
+  }
+
+  /**
+   * Runs {@code action} on every shard's worker at one consistent cut (see {@link Cut}) and waits.
+   *
+   * @param action what each worker runs on its engine once all have reached the barrier
+   * @param discard frees a shard's result if the cut fails
+   * @return each shard's result, by shard index
+   */
+  <T> List<T> cut(Cut.Action<T> action, ObjIntConsumer<T> discard) {
+    RequestDispatcher.checkNotWorkerThread();
+    state.checkOpen();
+    Cut<T> cut = new Cut<>(shards.count(), action, discard);
+    crossShard.startCut(cut);
+    List<T> results = cut.await();
+    lastCutHeldNanos = cut.heldNanos();
+    return results;
+  }
+
+  /** Frees the view of a failed cut inside the shard's guard; a closing store's engines free it. */
+  private void discardView(EngineSnapshot view, int shard) {
+    try {
+      shards.get(shard).direct(StoreCore::closeView, view);
+    } catch (P2kvException notOpen) {
+      // The engine frees every view still open when it closes.
+    }
+  }
+
+  private static Void closeView(Engine engine, EngineSnapshot view) {
+    view.close();
+    return null;
+  }
+
+  /**
+   * How long the last consistent cut held the workers: from the first worker's arrival at the
+   * barrier until the last shard's action ended (benchmarks and tests).
+   *
+   * @return nanoseconds, 0 before the first cut
+   */
+  public long lastCutHeldNanos() {
+    return lastCutHeldNanos;
   }
 
   // ---------------------------------------------------------------- stats and tools
@@ -491,8 +556,9 @@ public final class StoreCore implements AutoCloseable {
    *   <li>Stop the value-separation tuner: no {@code setOptions} may reach an engine being closed.
    *   <li>Wait until no caller is inside a reader guard (direct reads, iterator steps, stats):
    *       after this nothing on a caller's thread touches an engine.
-   *   <li>Free the iterators the application left open, logging how many: safe because of step 2,
-   *       even if a thread is in the middle of {@code next()}, which then fails at its next guard.
+   *   <li>Free the iterators and snapshots the application left open, logging how many: safe
+   *       because of step 2, even if a thread is in the middle of {@code next()} or a snapshot
+   *       read, which then fails at its next guard.
    *   <li>Stop the workers: each executes what is still queued, then ends (all are asked first, so
    *       they drain in parallel); then free each worker's engine batch.
    *   <li>Close the engines, newest first (each frees any iterator it still tracks, then its DB).
@@ -560,7 +626,7 @@ public final class StoreCore implements AutoCloseable {
       }
       int leftOpen = iterators.forceCloseAll(failures::add); // 5
       if (leftOpen > 0) {
-        LOG.warn("p2kv store {}: closed {} iterator(s) the application left open", dir, leftOpen);
+        LOG.warn("p2kv store {}: closed {} iterator(s) and snapshot(s) the application left open", dir, leftOpen);
       }
       for (Shard s : shards.all()) {
         s.requestStop(); // 6

@@ -2,6 +2,7 @@ package io.p2kv.internal.engine;
 
 import io.p2kv.LevelStats;
 import io.p2kv.SeparationSettings;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -146,6 +147,16 @@ public interface EngineAdmin {
 
   /** Flushes memtables to disk and waits. */
   void flush();
+
+  /**
+   * Makes an openable copy of the engine's whole state, as of this call, in {@code target} (for
+   * RocksDB, a {@code Checkpoint}: memtables flushed, then immutable files hard-linked where the
+   * file system allows, copied otherwise). The caller
+   * makes sure no write reaches the engine while this runs if the copy must be a given state.
+   *
+   * @param target a directory that does not exist yet; its parent exists
+   */
+  void checkpoint(Path target);
 
   /**
    * Compacts the whole key range, the bottom level included, collecting blob garbage from every

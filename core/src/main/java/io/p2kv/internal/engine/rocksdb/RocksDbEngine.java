@@ -8,6 +8,7 @@ import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
+import io.p2kv.internal.engine.EngineSnapshot;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactRangeOptions;
@@ -33,6 +35,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
 import org.rocksdb.Statistics;
 import org.rocksdb.Status;
 import org.rocksdb.TickerType;
@@ -96,6 +99,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private final ReentrantLock tuneLock = new ReentrantLock();
   private volatile SeparationSettings separation;
   private final Set<RocksDbIterator> openIterators = ConcurrentHashMap.newKeySet();
+  private final Set<RocksDbSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
   /** Read options of the pooled (unbounded) iterators; freed after them. */
   private final ReadOptions pooledReadOptions = new ReadOptions().setTotalOrderSeek(true);
   private final ConcurrentLinkedQueue<RocksIterator> idleIterators = new ConcurrentLinkedQueue<>();
@@ -328,10 +332,44 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     if (lowerInclusive == null && upperExclusive == null) {
       iterator = new RocksDbIterator(this, borrow(), null, null, null);
     } else {
-      iterator = RocksDbIterator.open(this, lowerInclusive, upperExclusive);
+      iterator = RocksDbIterator.open(this, lowerInclusive, upperExclusive, null, null);
     }
     openIterators.add(iterator);
     return iterator;
+  }
+
+  /** A bounded iterator of a snapshot (see {@link RocksDbSnapshot}), tracked like the others. */
+  EngineIterator openIterator(byte[] lowerInclusive, byte[] upperExclusive, Snapshot snapshot, Runnable onClose) {
+    RocksDbIterator iterator = RocksDbIterator.open(this, lowerInclusive, upperExclusive, snapshot, onClose);
+    openIterators.add(iterator);
+    return iterator;
+  }
+
+  @Override
+  public EngineSnapshot snapshot() {
+    RocksDbSnapshot view = new RocksDbSnapshot(this, db.getSnapshot());
+    openSnapshots.add(view);
+    return view;
+  }
+
+  void forget(RocksDbSnapshot view) {
+    openSnapshots.remove(view);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>RocksDB's {@code Checkpoint} with its defaults: it flushes the memtables of both column
+   * families (atomically, as this DB uses atomic flush), hard-links the SST and blob files, copies
+   * the MANIFEST, OPTIONS and the live WAL up to its current size, and syncs the target.
+   */
+  @Override
+  public void checkpoint(Path target) {
+    try (Checkpoint checkpoint = Checkpoint.create(db)) {
+      checkpoint.createCheckpoint(target.toString());
+    } catch (RocksDBException e) {
+      throw failure("checkpoint to " + target, e);
+    }
   }
 
   /** An unbounded iterator viewing the DB as of now: an idle one refreshed, or a new one. */
@@ -636,7 +674,8 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   }
 
   /**
-   * Close order: iterators still open (none if the store closed its own), idle pooled iterators,
+   * Close order: iterators still open (none if the store closed its own), snapshots still open
+   * (likewise), idle pooled iterators,
    * their read options, column-family handles, DB (which flushes memtables only
    * when the WAL is off), write options, the tuning hook, the options objects, then the shard's
    * statistics.
@@ -649,6 +688,9 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     closed = true;
     for (RocksDbIterator iterator : openIterators) {
       iterator.close();
+    }
+    for (RocksDbSnapshot view : openSnapshots) {
+      view.release();
     }
     drainIdle();
     pooledReadOptions.close();

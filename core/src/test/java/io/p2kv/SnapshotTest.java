@@ -1,0 +1,397 @@
+package io.p2kv;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link P2kv#snapshot()}: reads at the cut against a model, the consistent-cut guarantee under
+ * concurrent writers (cross-shard transfers keep their total; no effect without its cause), and
+ * the life cycle (close, use after close, store close, leaks).
+ */
+class SnapshotTest {
+  @TempDir Path tmp;
+
+  private static byte[] amount(long v) {
+    return Transfers.amount(v);
+  }
+
+  private static long amount(byte[] v) {
+    return Transfers.amount(v);
+  }
+
+  // ---------------------------------------------------------------- reads against a model
+
+  /**
+   * Random puts, deletes and batches against a TreeMap in unsigned order; at random moments a
+   * snapshot and a copy of the model are kept. Once the writes are done, every kept snapshot must
+   * read exactly its copy through every read method. With the value cache on, live reads fill it
+   * with later values, which a snapshot must not return.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {0, 8L << 20})
+  void shouldReadExactlyTheModelStateAtTheCut(long cacheBytes) {
+    TestSeeds.run(getClass(), "shouldReadExactlyTheModelStateAtTheCut: cacheBytes=" + cacheBytes, seed -> {
+      Random rnd = new Random(seed);
+      TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
+      List<Snapshot> snapshots = new ArrayList<>();
+      List<NavigableMap<byte[], byte[]>> states = new ArrayList<>();
+      try (P2kv store = P2kv.builder().shards(4).cacheBytes(cacheBytes).open(tmp)) {
+        for (int op = 0; op < 3000; op++) {
+          byte[] key = Keys.key("k" + rnd.nextInt(300));
+          int what = rnd.nextInt(10);
+          if (what < 6) {
+            byte[] value = Keys.randomValue(rnd, 40);
+            store.put(key, value);
+            model.put(key, value);
+          } else if (what < 8) {
+            store.delete(key);
+            model.remove(key);
+          } else {
+            Batch batch = new Batch();
+            for (int i = 0; i < 4; i++) {
+              byte[] k = Keys.key("k" + rnd.nextInt(300));
+              byte[] v = Keys.randomValue(rnd, 40);
+              batch.put(k, v);
+              model.put(k, v);
+            }
+            store.write(batch);
+          }
+          store.get(key); // fills the value cache with the latest value
+          if (rnd.nextInt(300) == 0) {
+            snapshots.add(store.snapshot());
+            states.add(new TreeMap<>(model));
+          }
+        }
+        snapshots.add(store.snapshot());
+        states.add(new TreeMap<>(model));
+        for (int i = 0; i < snapshots.size(); i++) {
+          try (Snapshot s = snapshots.get(i)) {
+            assertReadsEqual(states.get(i), s, rnd);
+          }
+        }
+      }
+    });
+  }
+
+  private static void assertReadsEqual(NavigableMap<byte[], byte[]> expected, Snapshot s, Random rnd) {
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      byte[] k = Keys.key("k" + i);
+      keys.add(k);
+      assertArrayEquals(expected.get(k), s.get(k), "get k" + i);
+    }
+    List<byte[]> values = s.multiGet(keys);
+    for (int i = 0; i < keys.size(); i++) {
+      assertArrayEquals(expected.get(keys.get(i)), values.get(i), "multiGet k" + i);
+    }
+    assertPairs(expected, s.range(null, null));
+    assertPairs(expected, s.scan(null, 10_000));
+    byte[] from = Keys.key("k" + rnd.nextInt(300));
+    byte[] to = Keys.key("k" + rnd.nextInt(300));
+    if (Keys.UNSIGNED.compare(from, to) > 0) {
+      byte[] t = from;
+      from = to;
+      to = t;
+    }
+    assertPairs(expected.subMap(from, true, to, false), s.range(from, to, 10_000));
+    assertPairs(headOf(expected.tailMap(from, true), 7), s.scan(from, 7));
+    try (KvIterator it = s.iterator(from, null)) {
+      assertPairs(expected.tailMap(from, true), drain(it));
+    }
+    try (KvIterator it = s.reverseIterator(null, to)) {
+      assertPairs(expected.headMap(to, false).descendingMap(), drain(it));
+    }
+    try (KvIterator it = s.prefixIterator(Keys.key("k1"))) {
+      assertPairs(expected.subMap(Keys.key("k1"), true, Keys.key("k2"), false), drain(it));
+    }
+  }
+
+  private static NavigableMap<byte[], byte[]> headOf(NavigableMap<byte[], byte[]> map, int n) {
+    TreeMap<byte[], byte[]> out = new TreeMap<>(Keys.UNSIGNED);
+    for (Map.Entry<byte[], byte[]> e : map.entrySet()) {
+      if (out.size() == n) {
+        break;
+      }
+      out.put(e.getKey(), e.getValue());
+    }
+    return out;
+  }
+
+  private static List<KeyValue> drain(Iterator<KeyValue> it) {
+    List<KeyValue> out = new ArrayList<>();
+    it.forEachRemaining(out::add);
+    return out;
+  }
+
+  private static void assertPairs(Map<byte[], byte[]> expected, List<KeyValue> actual) {
+    assertEquals(expected.size(), actual.size(), "number of pairs");
+    int i = 0;
+    for (Map.Entry<byte[], byte[]> e : expected.entrySet()) {
+      assertArrayEquals(e.getKey(), actual.get(i).key(), "key " + i);
+      assertArrayEquals(e.getValue(), actual.get(i).value(), "value " + i);
+      i++;
+    }
+  }
+
+  // ---------------------------------------------------------------- the guarantee under load
+
+  /**
+   * 8 writers transfer amounts between accounts on different shards with cross-shard batches while
+   * snapshots are taken in a loop: the total must be the same in every snapshot. Each writer owns
+   * three accounts, one per shard of three, so it knows their balances without reading. Fails if
+   * the barrier parts are not enqueued under the cross-shard lock (a batch then straddles the cut).
+   */
+  @Test
+  void shouldKeepTheTotalOfCrossShardTransfersInEverySnapshot() throws Exception {
+    TestSeeds.run(getClass(), "shouldKeepTheTotalOfCrossShardTransfersInEverySnapshot", seed -> {
+      try (P2kv store = P2kv.builder().shards(4).open(tmp)) {
+        byte[][][] owned = Transfers.accounts(store, 8, 3);
+        long total = Transfers.fund(store, owned, 1000);
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService writers = Executors.newFixedThreadPool(owned.length);
+        List<Future<?>> running = new ArrayList<>();
+        for (int w = 0; w < owned.length; w++) {
+          byte[][] mine = owned[w];
+          Random rnd = new Random(seed + w);
+          running.add(writers.submit(() -> Transfers.run(store, mine, 1000, rnd, stop)));
+        }
+        try {
+          for (int round = 0; round < 300; round++) {
+            try (Snapshot s = store.snapshot()) {
+              long sum = 0;
+              for (byte[][] mine : owned) {
+                for (byte[] v : s.multiGet(List.of(mine))) {
+                  sum += Transfers.amount(v);
+                }
+              }
+              assertEquals(total, sum, "total of a snapshot's multiGets, round " + round);
+              long scanned = 0;
+              try (KvIterator it = s.prefixIterator(Transfers.PREFIX)) {
+                while (it.hasNext()) {
+                  scanned += Transfers.amount(it.next().value());
+                }
+              }
+              assertEquals(total, scanned, "total of a snapshot's scan, round " + round);
+            }
+          }
+        } finally {
+          stop.set(true);
+          writers.shutdown();
+        }
+        for (Future<?> f : running) {
+          f.get(60, TimeUnit.SECONDS);
+        }
+        assertTrue(store.stats().shards().stream().mapToLong(ShardStats::crossShardParts).sum() > 0);
+      }
+    });
+  }
+
+  /**
+   * The causal half of the guarantee: each writer puts a counter to key A, and after that put
+   * returned, the same counter to key B on another shard. No snapshot may hold B's counter without
+   * A's (A's counter must be at least B's), and every pair acknowledged before the snapshot was
+   * asked for must be in it. Fails when each worker takes its view on reaching the barrier instead
+   * of waiting for all the others.
+   */
+  @Test
+  void shouldNeverShowAnEffectWithoutItsCause() throws Exception {
+    TestSeeds.run(getClass(), "shouldNeverShowAnEffectWithoutItsCause", seed -> {
+      int writerCount = 8;
+      try (P2kv store = P2kv.builder().shards(4).open(tmp)) {
+        byte[][] a = new byte[writerCount][];
+        byte[][] b = new byte[writerCount][];
+        for (int w = 0; w < writerCount; w++) {
+          a[w] = Keys.key("a" + w);
+          int i = 0;
+          do {
+            b[w] = Keys.key("b" + w + "-" + i++);
+          } while (store.shardOf(b[w]) == store.shardOf(a[w]));
+          store.put(a[w], amount(0));
+          store.put(b[w], amount(0));
+        }
+        AtomicLongArray acked = new AtomicLongArray(writerCount);
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService writers = Executors.newFixedThreadPool(writerCount);
+        List<Future<?>> running = new ArrayList<>();
+        for (int w = 0; w < writerCount; w++) {
+          int me = w;
+          running.add(
+              writers.submit(
+                  () -> {
+                    for (long n = 1; !stop.get(); n++) {
+                      store.put(a[me], amount(n));
+                      store.put(b[me], amount(n));
+                      acked.set(me, n);
+                    }
+                    return null;
+                  }));
+        }
+        try {
+          for (int round = 0; round < 2000; round++) {
+            long[] before = new long[writerCount];
+            for (int w = 0; w < writerCount; w++) {
+              before[w] = acked.get(w);
+            }
+            try (Snapshot s = store.snapshot()) {
+              for (int w = 0; w < writerCount; w++) {
+                long inA = amount(s.get(a[w]));
+                long inB = amount(s.get(b[w]));
+                if (inB > inA) {
+                  fail("round " + round + ", writer " + w + ": the snapshot has B=" + inB + " but A=" + inA);
+                }
+                if (inB < before[w]) {
+                  fail("round " + round + ", writer " + w + ": pair " + before[w] + " was acknowledged before the"
+                      + " snapshot but the snapshot has B=" + inB);
+                }
+              }
+            }
+          }
+        } finally {
+          stop.set(true);
+          writers.shutdown();
+        }
+        for (Future<?> f : running) {
+          f.get(60, TimeUnit.SECONDS);
+        }
+      }
+    });
+  }
+
+  /**
+   * Snapshots pin versions, not workers: with 200 snapshots open, writes keep completing, each
+   * snapshot still reads its own cut, and closing them all releases them.
+   */
+  @Test
+  void shouldKeepWritingWhileManySnapshotsAreOpen() throws Exception {
+    try (P2kv store = P2kv.builder().shards(4).open(tmp)) {
+      byte[] key = Keys.key("counter");
+      List<Snapshot> open = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        store.put(key, amount(i));
+        open.add(store.snapshot());
+      }
+      List<CompletableFuture<Void>> writes = new ArrayList<>();
+      for (int i = 0; i < 10_000; i++) {
+        writes.add(store.putAsync(Keys.key("w" + i), amount(i)));
+      }
+      CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+      for (int i = 0; i < open.size(); i++) {
+        assertEquals(i, amount(open.get(i).get(key)));
+        assertNull(open.get(i).get(Keys.key("w0")));
+      }
+      assertEquals(200 + 0, store.core().openIteratorCount(), "open snapshots are registered");
+      for (Snapshot s : open) {
+        s.close();
+      }
+      assertEquals(0, store.core().openIteratorCount());
+    }
+  }
+
+  // ---------------------------------------------------------------- life cycle
+
+  @Test
+  void shouldRefuseUseAfterCloseAndKeepIteratorsOpenedBefore() {
+    try (P2kv store = P2kv.builder().shards(2).open(tmp)) {
+      store.put(Keys.key("a"), Keys.key("1"));
+      Snapshot s = store.snapshot();
+      KvIterator it = s.iterator(null, null);
+      store.put(Keys.key("b"), Keys.key("2"));
+      s.close();
+      s.close(); // idempotent
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.get(Keys.key("a")));
+      assertEquals("snapshot is closed", e.getMessage());
+      assertThrows(IllegalStateException.class, () -> s.multiGet(List.of(Keys.key("a"))));
+      assertThrows(IllegalStateException.class, () -> s.scan(null, 1));
+      assertThrows(IllegalStateException.class, () -> s.iterator(null, null));
+      List<KeyValue> seen = drain(it);
+      assertEquals(1, seen.size(), "the iterator keeps the snapshot's view after the snapshot closed");
+      assertArrayEquals(Keys.key("a"), seen.get(0).key());
+      it.close();
+      assertEquals(0, store.core().openIteratorCount());
+    }
+  }
+
+  @Test
+  void shouldCloseOpenSnapshotsWhenTheStoreCloses() {
+    P2kv store = P2kv.builder().shards(2).open(tmp);
+    store.put(Keys.key("a"), Keys.key("1"));
+    Snapshot s = store.snapshot();
+    KvIterator it = s.iterator(null, null);
+    store.close();
+    assertEquals(2, store.core().iteratorsClosedByClose(), "the snapshot and its iterator");
+    assertThrows(StoreClosedException.class, () -> s.get(Keys.key("a")));
+    assertThrows(StoreClosedException.class, it::hasNext);
+    s.close();
+    assertThrows(StoreClosedException.class, store::snapshot);
+  }
+
+  @Test
+  void shouldRefuseASnapshotFromAWorkerThread() throws Exception {
+    try (P2kv store = P2kv.builder().shards(2).open(tmp)) {
+      Throwable thrown =
+          store.putAsync(Keys.key("a"), Keys.key("1"))
+              .thenApply(ignored -> store.snapshot())
+              .handle((snapshot, error) -> error)
+              .get(60, TimeUnit.SECONDS);
+      assertTrue(thrown != null && thrown.getCause() instanceof IllegalStateException, String.valueOf(thrown));
+    }
+  }
+
+  @Test
+  void shouldReclaimASnapshotDroppedOpen() {
+    try (P2kv store = P2kv.builder().shards(2).leakDetection(true).open(tmp)) {
+      store.put(Keys.key("a"), Keys.key("1"));
+      abandon(store);
+      awaitAfterGc(() -> store.core().leakedSnapshots() == 1);
+      assertEquals(0, store.core().openIteratorCount());
+      assertEquals(0, store.stats().leakedIterators(), "snapshots are counted apart from iterators");
+    }
+  }
+
+  /** A method of its own, so that no frame of the caller keeps the snapshot reachable. */
+  private static void abandon(P2kv store) {
+    Snapshot s = store.snapshot();
+    assertArrayEquals(Keys.key("1"), s.get(Keys.key("a")));
+  }
+
+  private static void awaitAfterGc(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        fail("the dropped snapshot was not reclaimed within a minute");
+      }
+      System.gc();
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+}
