@@ -353,6 +353,33 @@ public final class P2kv implements AutoCloseable {
     return new Snapshot(core.snapshot());
   }
 
+  /**
+   * Writes a consistent copy of the whole store, while it runs, into {@code target}: a complete
+   * store that {@link Builder#open} opens (MANIFEST, every shard, the cross-shard batch metadata),
+   * holding exactly the store's state at one consistent cut (see "Consistent cuts"). Each shard
+   * is a RocksDB checkpoint: its files are hard-linked where the file system allows (the target on
+   * the same file system as the store), so a checkpoint costs little space and time until the
+   * store's compactions replace the shared files. Every shard is flushed first; the workers are
+   * held only while each writes its shard's checkpoint (a flush of what arrived meanwhile, the
+   * links and a sync).
+   *
+   * <p>A crash or failure in the middle leaves the store untouched and the target marked
+   * incomplete (an {@code INCOMPLETE} file): opening it fails with {@link
+   * StoreCorruptedException}; delete it and take the checkpoint again. A failed checkpoint
+   * deletes what it wrote.
+   *
+   * @param target absent or an empty directory, outside the store's directory
+   * @throws NullPointerException if target is null
+   * @throws IllegalArgumentException if target is a file, a non-empty directory or inside the store
+   * @throws IllegalStateException if called on a worker thread (a callback)
+   * @throws P2kvException if the store is closed or failed, a queue is full (fail-fast mode), or
+   *     writing the copy failed
+   */
+  public void checkpoint(Path target) {
+    Objects.requireNonNull(target, "target is null");
+    core.checkpoint(target);
+  }
+
   // ------------------------------------------------------------------------ async
 
   /**

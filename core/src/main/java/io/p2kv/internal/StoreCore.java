@@ -13,6 +13,7 @@ import io.p2kv.internal.engine.EngineSnapshot;
 import io.p2kv.internal.metrics.JmxRegistration;
 import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.SeparationTuner;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -412,6 +413,45 @@ public final class StoreCore implements AutoCloseable {
   public StoreSnapshot snapshot() {
     List<EngineSnapshot> views = cut((shard, engine) -> engine.snapshot(), this::discardView);
     return new StoreSnapshot(shards, views.toArray(new EngineSnapshot[0]), iterators, name);
+  }
+
+  /**
+   * Writes a consistent, openable copy of the whole store into {@code target} (see {@link
+   * StoreCopy} for how an interrupted copy is recognised). Every shard is flushed first, outside
+   * the cut, so that the flush each RocksDB checkpoint makes at the cut has little to write; then
+   * each worker writes its shard's checkpoint at the cut, in parallel; then the manifest.
+   *
+   * @param target absent or an empty directory, outside the store
+   */
+  public void checkpoint(Path target) {
+    RequestDispatcher.checkNotWorkerThread();
+    state.checkOpen();
+    Path to = target.toAbsolutePath().normalize();
+    if (to.startsWith(dir)) {
+      throw new IllegalArgumentException("checkpoint target " + to + " is inside the store " + dir + "; give a directory outside it");
+    }
+    Manifest manifest = Manifest.read(dir);
+    StoreCopy.begin(to, "checkpoint of store " + dir);
+    boolean done = false;
+    try {
+      flush();
+      cut(
+          (shard, engine) -> {
+            engine.admin().checkpoint(Manifest.shardDir(to, shard));
+            return Boolean.TRUE;
+          },
+          (ok, shard) -> {});
+      manifest.write(to);
+      StoreCopy.publish(to);
+      done = true;
+    } catch (IOException e) {
+      throw new P2kvException("cannot write the manifest of checkpoint " + to + ": " + e, e);
+    } finally {
+      if (!done) {
+        StoreCopy.deleteQuietly(to);
+      }
+    }
+    LOG.info("p2kv store {}: checkpoint written to {}", dir, to);
   }
 
   /**
