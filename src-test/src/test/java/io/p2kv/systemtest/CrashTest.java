@@ -37,9 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashTest {
   @TempDir Path tmp;
 
-  private static void awaitReadyThenKill(Process child, CountDownLatch ready, Random rnd, int cycle) throws InterruptedException {
+  private static void awaitReadyThenKill(Process child, CountDownLatch ready, Random rnd, int cycle, int maxDelayMillis)
+      throws InterruptedException {
     assertTrue(ready.await(60, TimeUnit.SECONDS), "child opened the store (cycle " + cycle + ")");
-    Thread.sleep(50 + rnd.nextInt(400)); // the kill lands at a random moment of the workload
+    Thread.sleep(50 + rnd.nextInt(maxDelayMillis)); // the kill lands at a random moment of the workload
     // SIGKILL through the process handle: Process.destroyForcibly() would also close our end of
     // the child's stdout and lose acknowledgements still in the pipe.
     child.toHandle().destroyForcibly();
@@ -75,16 +76,61 @@ class CrashTest {
   @Test
   void shouldNeverLoseAnAcknowledgedDurableWriteNorTearACrossShardBatchAcrossKills() throws Exception {
     TestSeeds.run(getClass(), "shouldNeverLoseAnAcknowledgedDurableWriteNorTearACrossShardBatchAcrossKills",
-        this::shouldNeverLoseAnAcknowledgedDurableWriteNorTearACrossShardBatchAcrossKills);
+        seed -> crashCycles(seed, null));
+  }
+
+  /**
+   * The same kills while the child takes checkpoints back to back: besides the source's checks,
+   * every finished checkpoint opens with the accounts' total, and every interrupted one is refused
+   * as incomplete (never opened as a partial store); at least one kill must have interrupted one.
+   */
+  @Test
+  void shouldLeaveInterruptedCheckpointsRefusedAndFinishedOnesConsistentAcrossKills() throws Exception {
+    TestSeeds.run(getClass(), "shouldLeaveInterruptedCheckpointsRefusedAndFinishedOnesConsistentAcrossKills",
+        seed -> crashCycles(seed, "checkpoints"));
+  }
+
+  /**
+   * Checks the copies one cycle's child made: each reported one must open with the total; each
+   * unreported one either finished just before the kill (then it opens with the total too) or is
+   * refused as incomplete. Deletes them after.
+   *
+   * @return how many were refused as incomplete
+   */
+  private static int checkCheckpoints(Path target, Set<String> reported, long expectedTotal, int cycle) throws Exception {
+    int incomplete = 0;
+    List<Path> copies;
+    try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(target)) {
+      copies = list.sorted().toList();
+    }
+    for (Path copy : copies) {
+      String name = copy.getFileName().toString();
+      try (P2kv cp = CrashWorkload.open(copy)) {
+        assertEquals(expectedTotal, CrashWorkload.total(cp), "total in checkpoint " + name + " after kill " + cycle);
+      } catch (io.p2kv.StoreCorruptedException e) {
+        assertTrue(!reported.contains(name), "checkpoint " + name + " was reported finished but is refused: " + e);
+        assertTrue(e.getMessage().contains("incomplete copy"), "refused clearly: " + e.getMessage());
+        incomplete++;
+      }
+      try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(copy)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          java.nio.file.Files.delete(p);
+        }
+      }
+    }
+    return incomplete;
   }
 
   /**
    * The seed times the kills; the child of cycle {@code c} runs its workload with seed {@code seed + c}
    * (distinct per cycle, so its keys, which carry it, are never written twice).
    */
-  private void shouldNeverLoseAnAcknowledgedDurableWriteNorTearACrossShardBatchAcrossKills(long seed) throws Exception {
+  private void crashCycles(long seed, String cuts) throws Exception {
     int cycles = Integer.getInteger("p2kv.crash.cycles", 30);
     Path dir = tmp.resolve("store");
+    Path cutsDir = java.nio.file.Files.createDirectories(tmp.resolve("cuts"));
+    int incompleteCopies = 0;
+    int finishedCopies = 0;
     CrashWorkload.initAccounts(dir);
     Map<String, String> acknowledged = new LinkedHashMap<>();
     Set<String> deleted = new HashSet<>();
@@ -93,16 +139,19 @@ class CrashTest {
     int totalAcks = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
       Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-      Process child =
-          new ProcessBuilder(
-                  java.toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                  CrashWorkload.class.getName(), dir.toString(), String.valueOf(seed + cycle))
-              .redirectError(ProcessBuilder.Redirect.DISCARD)
-              .start();
+      List<String> command =
+          new ArrayList<>(List.of(
+              java.toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+              CrashWorkload.class.getName(), dir.toString(), String.valueOf(seed + cycle)));
+      if (cuts != null) {
+        command.addAll(List.of(cuts, cutsDir.toString()));
+      }
+      Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       CountDownLatch ready = new CountDownLatch(1);
       Map<String, String> cycleAcks = new LinkedHashMap<>();
       Set<String> cycleDeletes = new HashSet<>();
       Set<String> cycleInFlightDeletes = new HashSet<>();
+      Set<String> cycleCopies = Collections.synchronizedSet(new HashSet<>());
       List<String> transcript = Collections.synchronizedList(new ArrayList<>());
       java.util.concurrent.atomic.AtomicReference<Exception> readFailure = new java.util.concurrent.atomic.AtomicReference<>();
       Thread reader = new Thread(() -> {
@@ -118,6 +167,7 @@ class CrashTest {
               case "PUT" -> cycleAcks.put(f[1], f[2]);
               case "DELETING" -> cycleInFlightDeletes.add(f[1]);
               case "DEL" -> cycleDeletes.add(f[1]);
+              case "CHECKPOINT" -> cycleCopies.add(f[1]);
               default -> throw new IllegalStateException("unexpected line " + line);
             }
           }
@@ -127,7 +177,8 @@ class CrashTest {
       });
       reader.start();
       try {
-        awaitReadyThenKill(child, ready, rnd, cycle);
+        // Copies take a while: let the child finish some and be killed in the middle of others.
+        awaitReadyThenKill(child, ready, rnd, cycle, cuts == null ? 400 : 2000);
       } finally {
         if (child.isAlive()) {
           child.toHandle().destroyForcibly(); // never leave a writer behind, whatever failed
@@ -141,14 +192,13 @@ class CrashTest {
       cycleInFlightDeletes.removeAll(cycleDeletes);
       totalAcks += cycleAcks.size();
 
+      if (cuts != null) {
+        int refused = checkCheckpoints(cutsDir, cycleCopies, expectedTotal, cycle);
+        incompleteCopies += refused;
+        finishedCopies += cycleCopies.size();
+      }
       try (P2kv store = CrashWorkload.open(dir)) {
-        long total = 0;
-        for (int t = 0; t < CrashWorkload.TRANSFER_THREADS; t++) {
-          for (int a = 0; a < CrashWorkload.ACCOUNTS_PER_THREAD; a++) {
-            total += CrashWorkload.amount(store.get(CrashWorkload.account(t, a)));
-          }
-        }
-        assertEquals(expectedTotal, total, "no cross-shard transfer is torn after kill " + cycle);
+        assertEquals(expectedTotal, CrashWorkload.total(store), "no cross-shard transfer is torn after kill " + cycle);
         List<String> lost = new ArrayList<>();
         int present = 0;
         for (Map.Entry<String, String> e : cycleAcks.entrySet()) {
@@ -190,5 +240,10 @@ class CrashTest {
     }
     assertTrue(totalAcks > cycles, "the workload made progress: " + totalAcks + " acknowledgements");
     System.out.printf("crash test: %d kills, %d acknowledged puts checked%n", cycles, totalAcks);
+    if (cuts != null) {
+      System.out.printf("crash test: %d %s finished, %d interrupted and refused%n", finishedCopies, cuts, incompleteCopies);
+      assertTrue(finishedCopies > 0, "the child finished some " + cuts);
+      assertTrue(incompleteCopies > 0, "some kill interrupted one of the " + cuts);
+    }
   }
 }

@@ -22,7 +22,9 @@ import java.util.Random;
  * </ul>
  *
  * Transfer threads move money between the accounts they own, with cross-shard batches; the total
- * over all accounts never changes. Args: {@code dir seed}.
+ * over all accounts never changes. Args: {@code dir seed [checkpoints TARGET]}: with the last two,
+ * one more thread takes checkpoints into {@code TARGET/cp-<seed>-<n>} back to back and reports
+ * each finished one as {@code CHECKPOINT <name>;}.
  */
 public final class CrashWorkload {
   static final int SHARDS = 4;
@@ -53,6 +55,17 @@ public final class CrashWorkload {
     return ByteBuffer.wrap(v).getLong();
   }
 
+  /** The sum over all accounts, which transfers never change. */
+  static long total(P2kv store) {
+    long total = 0;
+    for (int t = 0; t < TRANSFER_THREADS; t++) {
+      for (int a = 0; a < ACCOUNTS_PER_THREAD; a++) {
+        total += amount(store.get(account(t, a)));
+      }
+    }
+    return total;
+  }
+
   /** Creates the accounts, once, before the first crash cycle. */
   static void initAccounts(Path dir) {
     try (P2kv store = open(dir)) {
@@ -75,7 +88,10 @@ public final class CrashWorkload {
       out.println("READY;");
       out.flush();
     }
-    Thread[] threads = new Thread[TRANSFER_THREADS + 2];
+    Thread[] threads = new Thread[TRANSFER_THREADS + 2 + (args.length > 3 ? 1 : 0)];
+    if (args.length > 3) {
+      threads[threads.length - 1] = new Thread(() -> takeCuts(store, args[2], Path.of(args[3]), seed, out));
+    }
     for (int t = 0; t < TRANSFER_THREADS; t++) {
       int thread = t;
       threads[t] = new Thread(() -> {
@@ -119,6 +135,18 @@ public final class CrashWorkload {
     }
     for (Thread t : threads) {
       t.join();
+    }
+  }
+
+  /** Takes consistent copies of the store back to back until killed. */
+  private static void takeCuts(P2kv store, String mode, Path target, long seed, PrintStream out) {
+    if (!mode.equals("checkpoints")) {
+      throw new IllegalArgumentException("unknown mode " + mode);
+    }
+    for (long n = 0; ; n++) {
+      String name = "cp-" + seed + "-" + n;
+      store.checkpoint(target.resolve(name));
+      report(out, "CHECKPOINT " + name + ";");
     }
   }
 
