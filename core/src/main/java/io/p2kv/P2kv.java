@@ -1,9 +1,11 @@
 package io.p2kv;
 
+import io.p2kv.internal.Backups;
 import io.p2kv.internal.StoreConfig;
 import io.p2kv.internal.StoreCore;
 import io.p2kv.internal.StoreIterator;
 import io.p2kv.internal.StoreOpener;
+import io.p2kv.internal.StoreSnapshot;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.separation.SeparationTuner;
 import io.p2kv.rocksdb.RocksDbConfigurer;
@@ -350,7 +352,34 @@ public final class P2kv implements AutoCloseable {
    *     shard's engine failed
    */
   public Snapshot snapshot() {
-    return new Snapshot(core.snapshot());
+    StoreSnapshot s = core.snapshot();
+    return new Snapshot(
+        new Snapshot.Reads() {
+          @Override
+          public byte[] get(byte[] key) {
+            return s.get(key);
+          }
+
+          @Override
+          public List<byte[]> multiGet(List<byte[]> keys) {
+            return s.multiGet(keys);
+          }
+
+          @Override
+          public List<KeyValue> range(byte[] lower, byte[] upper, int limit) {
+            return s.range(lower, upper, limit);
+          }
+
+          @Override
+          public KvIterator iterator(byte[] lower, byte[] upper, boolean reverse) {
+            return kvIterator(s.openIterator(lower, upper, reverse));
+          }
+
+          @Override
+          public void close() {
+            s.close();
+          }
+        });
   }
 
   /**
@@ -378,6 +407,105 @@ public final class P2kv implements AutoCloseable {
   public void checkpoint(Path target) {
     Objects.requireNonNull(target, "target is null");
     core.checkpoint(target);
+  }
+
+  /**
+   * Adds a consistent, incremental backup of the store, while it runs, to {@code backupDir}: the
+   * store at one consistent cut (see "Consistent cuts"), as a checkpoint taken inside the store's
+   * directory (hard links) and then copied into the backup directory without holding the workers.
+   * Only files no earlier backup of this store has are copied (RocksDB's table and blob files never
+   * change once written), each with a CRC32C checksum. A backup exists once its file list is
+   * published, atomically, after every file is synced: a crash in the middle leaves the earlier
+   * backups intact and its own leftovers, which the next backup removes. One operation at a time
+   * per backup directory (a lock file; others fail at once).
+   *
+   * @param backupDir the backup directory, created if absent; keep it off the store's disk
+   * @return the new backup
+   * @throws IllegalStateException if called on a worker thread (a callback)
+   * @throws P2kvException if the store is closed or failed, the directory is in use, or copying
+   *     failed
+   */
+  public BackupInfo backup(Path backupDir) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    return core.backup(backupDir);
+  }
+
+  /**
+   * The backups in a backup directory, oldest first. Needs no open store.
+   *
+   * @param backupDir the backup directory
+   * @return the backups, empty if there are none
+   * @throws StoreCorruptedException if a backup's file list is damaged
+   */
+  public static List<BackupInfo> listBackups(Path backupDir) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    return Backups.list(backupDir.toAbsolutePath().normalize());
+  }
+
+  /**
+   * Retention: deletes all but the newest {@code keep} backups, and the files only they used.
+   * Needs no open store.
+   *
+   * @param backupDir the backup directory
+   * @param keep how many to keep, at least 1
+   * @return the ids of the deleted backups
+   * @throws IllegalArgumentException if keep is less than 1 or the directory does not exist
+   * @throws P2kvException if the directory is in use or cannot be changed
+   */
+  public static List<Long> keepLastBackups(Path backupDir, int keep) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    return Backups.keepLast(backupDir.toAbsolutePath().normalize(), keep);
+  }
+
+  /**
+   * Reads every file of a backup and checks its size and CRC32C checksum. Needs no open store.
+   *
+   * @param backupDir the backup directory
+   * @param id the backup
+   * @return the backup, if it is whole
+   * @throws IllegalArgumentException if there is no such backup
+   * @throws StoreCorruptedException naming the first file that is missing or damaged
+   */
+  public static BackupInfo verifyBackup(Path backupDir, long id) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    return Backups.verify(backupDir.toAbsolutePath().normalize(), id);
+  }
+
+  /**
+   * Restores a backup as a new store in {@code target}, checking every file's checksum as it is
+   * copied; then {@link Builder#open} opens it. Until the restore has finished the target is
+   * marked incomplete, so an interrupted restore is refused by {@code open} ({@link
+   * StoreCorruptedException}) instead of opening as a partial store. Needs no open store.
+   *
+   * @param backupDir the backup directory
+   * @param id the backup to restore (see {@link #listBackups})
+   * @param target absent or an empty directory
+   * @return the backup restored
+   * @throws IllegalArgumentException if there is no such backup, or target is not empty
+   * @throws StoreCorruptedException if a file of the backup is damaged (nothing is left in target)
+   */
+  public static BackupInfo restore(Path backupDir, long id, Path target) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    Objects.requireNonNull(target, "target is null");
+    if (id < 1) {
+      throw new IllegalArgumentException("backup ids start at 1: " + id);
+    }
+    return Backups.restore(backupDir.toAbsolutePath().normalize(), id, target);
+  }
+
+  /**
+   * Restores the newest backup of a backup directory; see {@link #restore(Path, long, Path)}.
+   *
+   * @param backupDir the backup directory
+   * @param target absent or an empty directory
+   * @return the backup restored
+   * @throws IllegalArgumentException if the directory has no backup, or target is not empty
+   * @throws StoreCorruptedException if a file of the backup is damaged
+   */
+  public static BackupInfo restoreLatest(Path backupDir, Path target) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    Objects.requireNonNull(target, "target is null");
+    return Backups.restore(backupDir.toAbsolutePath().normalize(), 0, target);
   }
 
   // ------------------------------------------------------------------------ async
@@ -620,7 +748,7 @@ public final class P2kv implements AutoCloseable {
     }
   }
 
-  static KvIterator kvIterator(StoreIterator it) {
+  private static KvIterator kvIterator(StoreIterator it) {
     return new KvIterator(it, it::seek, it::close);
   }
 

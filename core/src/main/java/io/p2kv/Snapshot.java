@@ -1,6 +1,5 @@
 package io.p2kv;
 
-import io.p2kv.internal.StoreSnapshot;
 import java.util.List;
 
 /**
@@ -39,9 +38,22 @@ import java.util.List;
  * finds it, logged like a leaked iterator ({@link KvIterator}, "Life cycle").
  */
 public final class Snapshot implements AutoCloseable {
-  private final StoreSnapshot snapshot;
+  /** The store's side of a snapshot (arguments already checked); {@link P2kv#snapshot()} makes it. */
+  interface Reads {
+    byte[] get(byte[] key);
 
-  Snapshot(StoreSnapshot snapshot) {
+    List<byte[]> multiGet(List<byte[]> keys);
+
+    List<KeyValue> range(byte[] lower, byte[] upper, int limit);
+
+    KvIterator iterator(byte[] lower, byte[] upper, boolean reverse);
+
+    void close();
+  }
+
+  private final Reads snapshot;
+
+  Snapshot(Reads snapshot) {
     this.snapshot = snapshot;
   }
 
@@ -132,7 +144,7 @@ public final class Snapshot implements AutoCloseable {
   public KvIterator iterator(byte[] startInclusive, byte[] endExclusive) {
     P2kv.checkBound(startInclusive);
     P2kv.checkBound(endExclusive);
-    return P2kv.kvIterator(snapshot.openIterator(startInclusive, endExclusive, false));
+    return snapshot.iterator(startInclusive, endExclusive, false);
   }
 
   /**
@@ -147,7 +159,7 @@ public final class Snapshot implements AutoCloseable {
   public KvIterator reverseIterator(byte[] startInclusive, byte[] endExclusive) {
     P2kv.checkBound(startInclusive);
     P2kv.checkBound(endExclusive);
-    return P2kv.kvIterator(snapshot.openIterator(startInclusive, endExclusive, true));
+    return snapshot.iterator(startInclusive, endExclusive, true);
   }
 
   /**
@@ -160,7 +172,7 @@ public final class Snapshot implements AutoCloseable {
    */
   public KvIterator prefixIterator(byte[] prefix) {
     Limits.checkKey(prefix);
-    return P2kv.kvIterator(snapshot.openIterator(prefix.length == 0 ? null : prefix, P2kv.prefixEnd(prefix), false));
+    return snapshot.iterator(prefix.length == 0 ? null : prefix, P2kv.prefixEnd(prefix), false);
   }
 
   /** Releases the snapshot. Idempotent; safe from any thread. */

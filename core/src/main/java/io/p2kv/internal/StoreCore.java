@@ -424,12 +424,45 @@ public final class StoreCore implements AutoCloseable {
    * @param target absent or an empty directory, outside the store
    */
   public void checkpoint(Path target) {
-    RequestDispatcher.checkNotWorkerThread();
-    state.checkOpen();
     Path to = target.toAbsolutePath().normalize();
     if (to.startsWith(dir)) {
       throw new IllegalArgumentException("checkpoint target " + to + " is inside the store " + dir + "; give a directory outside it");
     }
+    checkpointTo(to);
+  }
+
+  /**
+   * Adds a consistent backup of the store to a backup directory (see {@link Backups}): a
+   * checkpoint into the store's directory (hard links, on the store's file system), copied from
+   * there without holding the workers.
+   *
+   * @param backupDir the backup directory, created if absent
+   * @return the new backup
+   */
+  public io.p2kv.BackupInfo backup(Path backupDir) {
+    Path checkpoint = dir.resolve(Backups.STAGING);
+    return Backups.add(backupDir.toAbsolutePath().normalize(), checkpoint, identity(), () -> checkpointTo(checkpoint));
+  }
+
+  /**
+   * The store's identity for backups: shard 0's RocksDB {@code IDENTITY} (a UUID made when the DB
+   * was created), or the directory's name if there is none.
+   */
+  private String identity() {
+    Path file = Manifest.shardDir(dir, 0).resolve("IDENTITY");
+    String id;
+    try {
+      id = java.nio.file.Files.readString(file).trim();
+    } catch (IOException e) {
+      id = "store-" + dir.getFileName();
+    }
+    String clean = id.replaceAll("[^A-Za-z0-9-]", "");
+    return clean.isEmpty() ? "store" : clean;
+  }
+
+  private void checkpointTo(Path to) {
+    RequestDispatcher.checkNotWorkerThread();
+    state.checkOpen();
     Manifest manifest = Manifest.read(dir);
     StoreCopy.begin(to, "checkpoint of store " + dir);
     boolean done = false;
