@@ -91,6 +91,65 @@ class CrashTest {
   }
 
   /**
+   * The same kills while the child adds backups back to back (keeping the last 3): after every
+   * kill, the last backup the child reported is still listed, every listed backup verifies, and
+   * the newest restores as a store with the accounts' total; at least one kill must have
+   * interrupted a backup.
+   */
+  @Test
+  void shouldKeepCompletedBackupsRestorableAcrossKillsDuringBackups() throws Exception {
+    TestSeeds.run(getClass(), "shouldKeepCompletedBackupsRestorableAcrossKillsDuringBackups",
+        seed -> crashCycles(seed, "backups"));
+  }
+
+  /**
+   * Checks the backup directory after a kill.
+   *
+   * @return 1 if the kill interrupted a backup (it left a staged checkpoint or unpublished files)
+   */
+  private static int checkBackups(Path backups, Path store, Set<String> reported, long expectedTotal, int cycle, Path tmp)
+      throws Exception {
+    boolean interrupted =
+        java.nio.file.Files.exists(store.resolve(".backup-staging")) || unpublished(backups);
+    List<io.p2kv.BackupInfo> listed = P2kv.listBackups(backups);
+    long lastReported = reported.stream().mapToLong(Long::parseLong).max().orElse(0);
+    assertTrue(listed.stream().anyMatch(b -> b.id() == lastReported) || lastReported == 0,
+        "the last backup reported done (" + lastReported + ") is listed after kill " + cycle + ": " + listed);
+    for (io.p2kv.BackupInfo b : listed) {
+      P2kv.verifyBackup(backups, b.id());
+    }
+    if (!listed.isEmpty()) {
+      Path restored = tmp.resolve("restored-" + cycle);
+      P2kv.restoreLatest(backups, restored);
+      try (P2kv r = CrashWorkload.open(restored)) {
+        assertEquals(expectedTotal, CrashWorkload.total(r), "total in the newest backup after kill " + cycle);
+      }
+      try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(restored)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          java.nio.file.Files.delete(p);
+        }
+      }
+    }
+    return interrupted ? 1 : 0;
+  }
+
+  /** Whether a backup directory holds files of a backup that was never published. */
+  private static boolean unpublished(Path backups) throws Exception {
+    Path priv = backups.resolve("private");
+    if (!java.nio.file.Files.isDirectory(priv)) {
+      return false;
+    }
+    try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(backups)) {
+      if (walk.anyMatch(p -> p.getFileName().toString().endsWith(".tmp"))) {
+        return true;
+      }
+    }
+    try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(priv)) {
+      return list.anyMatch(p -> !java.nio.file.Files.exists(backups.resolve("meta").resolve(p.getFileName())));
+    }
+  }
+
+  /**
    * Checks the copies one cycle's child made: each reported one must open with the total; each
    * unreported one either finished just before the kill (then it opens with the total too) or is
    * refused as incomplete. Deletes them after.
@@ -167,7 +226,7 @@ class CrashTest {
               case "PUT" -> cycleAcks.put(f[1], f[2]);
               case "DELETING" -> cycleInFlightDeletes.add(f[1]);
               case "DEL" -> cycleDeletes.add(f[1]);
-              case "CHECKPOINT" -> cycleCopies.add(f[1]);
+              case "CHECKPOINT", "BACKUP" -> cycleCopies.add(f[1]);
               default -> throw new IllegalStateException("unexpected line " + line);
             }
           }
@@ -192,7 +251,10 @@ class CrashTest {
       cycleInFlightDeletes.removeAll(cycleDeletes);
       totalAcks += cycleAcks.size();
 
-      if (cuts != null) {
+      if ("backups".equals(cuts)) {
+        incompleteCopies += checkBackups(cutsDir, dir, cycleCopies, expectedTotal, cycle, tmp);
+        finishedCopies += cycleCopies.size();
+      } else if (cuts != null) {
         int refused = checkCheckpoints(cutsDir, cycleCopies, expectedTotal, cycle);
         incompleteCopies += refused;
         finishedCopies += cycleCopies.size();
@@ -241,7 +303,7 @@ class CrashTest {
     assertTrue(totalAcks > cycles, "the workload made progress: " + totalAcks + " acknowledgements");
     System.out.printf("crash test: %d kills, %d acknowledged puts checked%n", cycles, totalAcks);
     if (cuts != null) {
-      System.out.printf("crash test: %d %s finished, %d interrupted and refused%n", finishedCopies, cuts, incompleteCopies);
+      System.out.printf("crash test: %d %s finished, %d interrupted by a kill%n", finishedCopies, cuts, incompleteCopies);
       assertTrue(finishedCopies > 0, "the child finished some " + cuts);
       assertTrue(incompleteCopies > 0, "some kill interrupted one of the " + cuts);
     }

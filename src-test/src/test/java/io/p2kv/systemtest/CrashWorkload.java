@@ -22,9 +22,10 @@ import java.util.Random;
  * </ul>
  *
  * Transfer threads move money between the accounts they own, with cross-shard batches; the total
- * over all accounts never changes. Args: {@code dir seed [checkpoints TARGET]}: with the last two,
- * one more thread takes checkpoints into {@code TARGET/cp-<seed>-<n>} back to back and reports
- * each finished one as {@code CHECKPOINT <name>;}.
+ * over all accounts never changes. Args: {@code dir seed [checkpoints|backups TARGET]}: with the
+ * last two, one more thread takes checkpoints into {@code TARGET/cp-<seed>-<n>} back to back and
+ * reports each finished one as {@code CHECKPOINT <name>;}, or adds backups to the backup directory
+ * {@code TARGET} back to back, keeping the last 3, and reports each as {@code BACKUP <id>;}.
  */
 public final class CrashWorkload {
   static final int SHARDS = 4;
@@ -140,6 +141,13 @@ public final class CrashWorkload {
 
   /** Takes consistent copies of the store back to back until killed. */
   private static void takeCuts(P2kv store, String mode, Path target, long seed, PrintStream out) {
+    if (mode.equals("backups")) {
+      while (true) {
+        long id = store.backup(target).id();
+        report(out, "BACKUP " + id + ";");
+        P2kv.keepLastBackups(target, 3);
+      }
+    }
     if (!mode.equals("checkpoints")) {
       throw new IllegalArgumentException("unknown mode " + mode);
     }
