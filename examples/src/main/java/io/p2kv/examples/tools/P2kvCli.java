@@ -19,7 +19,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The {@code ./p2kv} command line: {@code demo}, {@code stats}, {@code example}, {@code --help}.
+ * The {@code ./p2kv} command line: {@code demo}, {@code stats}, {@code checkpoint}, {@code backup},
+ * {@code restore}, {@code backups}, {@code example}, {@code --help}.
  * Exit codes: 0 done, 1 failed, 2 bad arguments (a one-line error, then the usage).
  */
 public final class P2kvCli {
@@ -82,6 +83,22 @@ public final class P2kvCli {
               with p2kv's own open, which changes no key; the store must not be open elsewhere
               (that fails with p2kv's StoreLockedException).
 
+          checkpoint SRC DST
+              Writes a consistent copy of the closed store SRC to DST (absent or empty), with hard
+              links where SRC and DST share a file system; DST opens as a complete store.
+
+          backup SRC BACKUPDIR [--keep-last N]
+              Adds an incremental, consistent backup of the closed store SRC to BACKUPDIR (created
+              if absent): only files no earlier backup has are copied, each with a checksum. With
+              --keep-last, then deletes all but the newest N backups.
+
+          restore BACKUPDIR [ID] DST
+              Restores backup ID (default: the newest) of BACKUPDIR as a new store in DST (absent
+              or empty), checking every file's checksum.
+
+          backups BACKUPDIR [--verify]
+              Lists the backups in BACKUPDIR; --verify also reads and checks every file of each.
+
           example NAME [DIR]
               Runs an example program (source in examples/src/main/java/io/p2kv/examples) in DIR,
               or in a temporary directory that it deletes. NAME is one of:
@@ -138,6 +155,7 @@ public final class P2kvCli {
         case "demo" -> new Demo(demoOptions(rest), out, err, isTerminal()).run();
         case "stats" -> StatsCommand.run(storeDir(rest), out);
         case "example" -> runExample(rest);
+        case "checkpoint", "backup", "restore", "backups" -> CopyCommands.run(args[0], rest, out);
         default -> throw new UsageException("unknown command '" + args[0] + "'");
       }
       return 0;
@@ -146,7 +164,7 @@ public final class P2kvCli {
       err.println();
       err.print(usage());
       return 2;
-    } catch (P2kvException | IOException e) {
+    } catch (P2kvException | IllegalArgumentException | IOException e) {
       err.println("p2kv: " + e.getMessage()); // the store's own messages say what and where
       return 1;
     } catch (Exception e) {
@@ -232,7 +250,11 @@ public final class P2kvCli {
     if (args.length != 1) {
       throw new UsageException("stats takes exactly one argument, the store directory");
     }
-    Path dir = Path.of(args[0]);
+    return existingStore(Path.of(args[0]));
+  }
+
+  /** A directory that holds a p2kv store, or a usage error saying why not. */
+  static Path existingStore(Path dir) throws UsageException {
     if (!Files.isDirectory(dir)) {
       throw new UsageException(dir + " is not a directory");
     }
