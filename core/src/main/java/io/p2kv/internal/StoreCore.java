@@ -417,9 +417,10 @@ public final class StoreCore implements AutoCloseable {
 
   /**
    * Writes a consistent, openable copy of the whole store into {@code target} (see {@link
-   * StoreCopy} for how an interrupted copy is recognised). Every shard is flushed first, outside
-   * the cut, so that the flush each RocksDB checkpoint makes at the cut has little to write; then
-   * each worker writes its shard's checkpoint at the cut, in parallel; then the manifest.
+   * StoreCopy} for how an interrupted copy is recognised). At the cut each worker only starts its
+   * shard's checkpoint ({@link EngineAdmin#beginCheckpoint()}: which files, which log prefixes);
+   * the files are then linked and copied with the workers running; the manifest last. Every
+   * shard is flushed before the cut, so the log prefixes to copy are short.
    *
    * @param target absent or an empty directory, outside the store
    */
@@ -466,20 +467,26 @@ public final class StoreCore implements AutoCloseable {
     Manifest manifest = Manifest.read(dir);
     StoreCopy.begin(to, "checkpoint of store " + dir);
     boolean done = false;
+    List<EngineAdmin.Checkpoint> started = List.of();
     try {
+      // Flushed first, with the workers running, so the logs the copy must take are short and a
+      // backup's table files are shared with the next one.
       flush();
-      cut(
-          (shard, engine) -> {
-            engine.admin().checkpoint(Manifest.shardDir(to, shard));
-            return Boolean.TRUE;
-          },
-          (ok, shard) -> {});
+      // At the cut each worker only fixes its shard's files and log sizes (no I/O on the data);
+      // the copying happens after, with the workers running, inside each shard's reader guard.
+      started = cut((shard, engine) -> engine.admin().beginCheckpoint(), this::discardCheckpoint);
+      for (int i = 0; i < started.size(); i++) {
+        shards.get(i).direct(StoreCore::writeCheckpoint, new Object[] {started.get(i), Manifest.shardDir(to, i)});
+      }
       manifest.write(to);
       StoreCopy.publish(to);
       done = true;
     } catch (IOException e) {
       throw new P2kvException("cannot write the manifest of checkpoint " + to + ": " + e, e);
     } finally {
+      for (int i = 0; i < started.size(); i++) {
+        discardCheckpoint(started.get(i), i);
+      }
       if (!done) {
         StoreCopy.deleteQuietly(to);
       }
@@ -502,6 +509,25 @@ public final class StoreCore implements AutoCloseable {
     List<T> results = cut.await();
     lastCutHeldNanos = cut.heldNanos();
     return results;
+  }
+
+  private static Void writeCheckpoint(Engine engine, Object[] checkpointAndTarget) {
+    ((EngineAdmin.Checkpoint) checkpointAndTarget[0]).writeTo((Path) checkpointAndTarget[1]);
+    return null;
+  }
+
+  /** Closes a shard's started checkpoint inside its guard; a closing store's engines close it. */
+  private void discardCheckpoint(EngineAdmin.Checkpoint checkpoint, int shard) {
+    try {
+      shards.get(shard).direct(StoreCore::closeCheckpoint, checkpoint);
+    } catch (P2kvException notOpen) {
+      // The engine closes every checkpoint still open when it closes.
+    }
+  }
+
+  private static Void closeCheckpoint(Engine engine, EngineAdmin.Checkpoint checkpoint) {
+    checkpoint.close();
+    return null;
   }
 
   /** Frees the view of a failed cut inside the shard's guard; a closing store's engines free it. */

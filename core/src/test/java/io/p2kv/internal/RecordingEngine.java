@@ -221,8 +221,15 @@ class RecordingEngine implements Engine, EngineAdmin {
   }
 
   @Override
-  public void checkpoint(java.nio.file.Path target) {
+  public Checkpoint beginCheckpoint() {
     calls.add("checkpoint");
+    return new Checkpoint() {
+      @Override
+      public void writeTo(java.nio.file.Path target) {}
+
+      @Override
+      public void close() {}
+    };
   }
 
   /** An iterator over a copy of the data taken when it was created. */

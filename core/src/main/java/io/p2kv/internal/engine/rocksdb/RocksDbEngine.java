@@ -19,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
-import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactRangeOptions;
@@ -100,6 +99,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private volatile SeparationSettings separation;
   private final Set<RocksDbIterator> openIterators = ConcurrentHashMap.newKeySet();
   private final Set<RocksDbSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
+  private final Set<RocksDbCheckpoint> openCheckpoints = ConcurrentHashMap.newKeySet();
   /** Read options of the pooled (unbounded) iterators; freed after them. */
   private final ReadOptions pooledReadOptions = new ReadOptions().setTotalOrderSeek(true);
   private final ConcurrentLinkedQueue<RocksIterator> idleIterators = new ConcurrentLinkedQueue<>();
@@ -359,17 +359,28 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   /**
    * {@inheritDoc}
    *
-   * <p>RocksDB's {@code Checkpoint} with its defaults: it flushes the memtables of both column
-   * families (atomically, as this DB uses atomic flush), hard-links the SST and blob files, copies
-   * the MANIFEST, OPTIONS and the live WAL up to its current size, and syncs the target.
+   * <p>See {@link RocksDbCheckpoint}. Checkpoints still open when the engine closes are closed
+   * first.
    */
   @Override
-  public void checkpoint(Path target) {
-    try (Checkpoint checkpoint = Checkpoint.create(db)) {
-      checkpoint.createCheckpoint(target.toString());
+  public Checkpoint beginCheckpoint() {
+    try {
+      if (writeOptions.disableWAL()) {
+        // No log holds the memtables' writes: only a flush puts them in the copied files.
+        try (FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true)) {
+          db.flush(flushOptions, List.of(dataCf, metaCf));
+        }
+      }
+      RocksDbCheckpoint checkpoint = RocksDbCheckpoint.begin(this, db, dir);
+      openCheckpoints.add(checkpoint);
+      return checkpoint;
     } catch (RocksDBException e) {
-      throw failure("checkpoint to " + target, e);
+      throw failure("checkpoint", e);
     }
+  }
+
+  void checkpointClosed(RocksDbCheckpoint checkpoint) {
+    openCheckpoints.remove(checkpoint);
   }
 
   /** An unbounded iterator viewing the DB as of now: an idle one refreshed, or a new one. */
@@ -691,6 +702,13 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     }
     for (RocksDbSnapshot view : openSnapshots) {
       view.release();
+    }
+    for (RocksDbCheckpoint checkpoint : openCheckpoints) {
+      try {
+        checkpoint.close();
+      } catch (EngineException e) {
+        LOG.warn("p2kv shard {} ({}): {}", shard, dir, e.getMessage());
+      }
     }
     drainIdle();
     pooledReadOptions.close();
