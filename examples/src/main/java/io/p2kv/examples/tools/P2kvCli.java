@@ -6,6 +6,7 @@ import io.p2kv.examples.AtomicTransfer;
 import io.p2kv.examples.LargeValues;
 import io.p2kv.examples.OrderedScan;
 import io.p2kv.examples.Quickstart;
+import io.p2kv.examples.SnapshotsAndBackups;
 import io.p2kv.examples.Tuning;
 import java.io.Console;
 import java.io.IOException;
@@ -51,6 +52,8 @@ public final class P2kvCli {
         "scan, range, forward and reverse iterators with seek, prefix iterator"));
     EXAMPLES.put("AtomicTransfer", new Example(AtomicTransfer::main,
         "atomic batches across shards from several threads; what a crash keeps"));
+    EXAMPLES.put("SnapshotsAndBackups", new Example(SnapshotsAndBackups::main,
+        "consistent snapshot, checkpoint, incremental backups, retention, verify, restore"));
     EXAMPLES.put("LargeValues", new Example(LargeValues::main, "value separation: large values in blob files, small ones inline"));
   }
 
