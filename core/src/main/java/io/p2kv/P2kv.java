@@ -59,12 +59,13 @@ import java.util.function.Function;
  *       may be torn after one (shards flush independently).
  * </ul>
  *
- * <p>Readers are not isolated from a cross-shard batch in flight: until it is acknowledged, a
- * reader may see its part on one shard and not yet on another, and if it aborts (a part failed)
- * may briefly see values that are then rolled back. Once the writer's call returns, every part is
- * visible. A shard holding a prepared part executes nothing else until the batch is decided, so
- * cross-shard batches cost their shards a round trip each; prefer single-shard batches (keys with
- * the same {@link #shardOf(byte[])}) where the data model allows.
+ * <p>Readers of the store itself are not isolated from a cross-shard batch in flight: until it is
+ * acknowledged, a reader may see its part on one shard and not yet on another, and if it aborts (a
+ * part failed) may briefly see values that are then rolled back. Once the writer's call returns,
+ * every part is visible. Read through a {@link #snapshot()} for a view no batch is half in (see
+ * "Consistent cuts"). A shard holding a prepared part executes nothing else until the batch is
+ * decided, so cross-shard batches cost their shards a round trip each; prefer single-shard batches
+ * (keys with the same {@link #shardOf(byte[])}) where the data model allows.
  *
  * <h2>Sync, async, callbacks</h2>
  * Sync methods block the calling thread (platform or virtual) until the operation is applied.
@@ -99,7 +100,7 @@ import java.util.function.Function;
  *       of two writes to different shards issued one after the other while a read starts, the
  *       read may see the second and miss the first, and a cross-shard {@link Batch} in flight
  *       may be seen on some shards only (see "Atomic batches"). A single point in time across all
- *       shards is not offered.
+ *       shards is what a {@link #snapshot()} offers.
  *   <li><b>Reads on the workers and queued writes.</b> Each shard's part of {@link #scanAsync},
  *       {@link #rangeAsync} or {@link #range(byte[], byte[])} runs on the shard's worker after the
  *       requests queued before it, so it also sees the caller's own earlier async writes to that
@@ -114,6 +115,26 @@ import java.util.function.Function;
  * and the async methods fan out to the shards' workers, which read in parallel, each up to the
  * limit, and merge the parts; each shard's part then runs after the requests queued before it on
  * that shard, as described above.
+ *
+ * <h2>Consistent cuts</h2>
+ * {@link #snapshot()}, {@link #checkpoint(Path)} and {@link #backup(Path)} read or copy the store
+ * at a <em>consistent cut</em>: one instant across all shards, with these guarantees.
+ *
+ * <ul>
+ *   <li>Every cross-shard {@link Batch} is in the cut entirely or not at all.
+ *   <li>Every write that completed before the call was made is in the cut.
+ *   <li>If a write W2 was issued after a write W1 completed, and W2 is in the cut, W1 is in it too,
+ *       whatever their shards: nothing in a cut shows an effect without its cause.
+ * </ul>
+ *
+ * How: the call queues a barrier on every shard, under the lock that orders cross-shard batches
+ * (so each batch is wholly ahead of the barriers or wholly behind them). Each shard's worker stops
+ * at its barrier, finishing any batch ahead of it first, and waits until every worker has reached
+ * its own: at that instant each shard holds exactly the writes queued before its barrier. Then each
+ * worker takes its RocksDB snapshot (or fixes the files and log sizes of its checkpoint) and goes
+ * on. A shard's writers therefore wait from the moment its worker reaches the barrier until the
+ * last worker has, plus that step; docs/benchmarks/RESULTS.md measures it. Copying (checkpoint,
+ * backup) happens after, with the workers running.
  *
  * <h2>Errors</h2>
  * All store errors extend {@link P2kvException}: {@link StoreClosedException}, {@link
@@ -388,9 +409,10 @@ public final class P2kv implements AutoCloseable {
    * holding exactly the store's state at one consistent cut (see "Consistent cuts"). Each shard
    * is a RocksDB checkpoint: its files are hard-linked where the file system allows (the target on
    * the same file system as the store), so a checkpoint costs little space and time until the
-   * store's compactions replace the shared files. Every shard is flushed first; the workers are
-   * held only while each writes its shard's checkpoint (a flush of what arrived meanwhile, the
-   * links and a sync).
+   * store's compactions replace the shared files. Every shard is flushed first; at the cut each
+   * worker only notes which files and which prefix of its write-ahead log make its state (no
+   * copying; a store with {@link Durability#NO_WAL} flushes there, as no log holds its writes);
+   * the links and copies are made after, with the workers running.
    *
    * <p>A crash or failure in the middle leaves the store untouched and the target marked
    * incomplete (an {@code INCOMPLETE} file): opening it fails with {@link

@@ -13,11 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,24 +148,13 @@ class BackupTest {
       try (P2kv store = P2kv.builder().shards(4).open(tmp.resolve("store"))) {
         owned = Transfers.accounts(store, 8, 3);
         total = Transfers.fund(store, owned, 1000);
-        AtomicBoolean stop = new AtomicBoolean();
-        ExecutorService writers = Executors.newFixedThreadPool(owned.length);
-        List<Future<?>> running = new ArrayList<>();
-        for (int w = 0; w < owned.length; w++) {
-          byte[][] mine = owned[w];
-          Random rnd = new Random(seed + w);
-          running.add(writers.submit(() -> Transfers.run(store, mine, 1000, rnd, stop)));
-        }
+        Transfers.Writers writers = new Transfers.Writers(store, owned, 1000, seed);
         try {
           for (int i = 0; i < 5; i++) {
             store.backup(backups);
           }
         } finally {
-          stop.set(true);
-          writers.shutdown();
-        }
-        for (Future<?> f : running) {
-          f.get(60, TimeUnit.SECONDS);
+          writers.stop();
         }
       }
       for (BackupInfo b : P2kv.listBackups(backups)) {

@@ -111,13 +111,9 @@ class CheckpointTest {
         }
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLongArray acked = new AtomicLongArray(causalWriters);
-        ExecutorService writers = Executors.newFixedThreadPool(owned.length + causalWriters);
+        Transfers.Writers transfers = new Transfers.Writers(store, owned, 1000, seed);
+        ExecutorService writers = Executors.newFixedThreadPool(causalWriters);
         List<Future<?>> running = new ArrayList<>();
-        for (int w = 0; w < owned.length; w++) {
-          byte[][] mine = owned[w];
-          Random rnd = new Random(seed + w);
-          running.add(writers.submit(() -> Transfers.run(store, mine, 1000, rnd, stop)));
-        }
         for (int w = 0; w < causalWriters; w++) {
           int me = w;
           running.add(writers.submit(() -> {
@@ -139,6 +135,7 @@ class CheckpointTest {
         } finally {
           stop.set(true);
           writers.shutdown();
+          transfers.stop();
         }
         for (Future<?> f : running) {
           f.get(60, TimeUnit.SECONDS);

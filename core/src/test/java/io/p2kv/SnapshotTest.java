@@ -22,7 +22,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -172,14 +171,7 @@ class SnapshotTest {
       try (P2kv store = P2kv.builder().shards(4).open(tmp)) {
         byte[][][] owned = Transfers.accounts(store, 8, 3);
         long total = Transfers.fund(store, owned, 1000);
-        AtomicBoolean stop = new AtomicBoolean();
-        ExecutorService writers = Executors.newFixedThreadPool(owned.length);
-        List<Future<?>> running = new ArrayList<>();
-        for (int w = 0; w < owned.length; w++) {
-          byte[][] mine = owned[w];
-          Random rnd = new Random(seed + w);
-          running.add(writers.submit(() -> Transfers.run(store, mine, 1000, rnd, stop)));
-        }
+        Transfers.Writers writers = new Transfers.Writers(store, owned, 1000, seed);
         try {
           for (int round = 0; round < 300; round++) {
             try (Snapshot s = store.snapshot()) {
@@ -200,11 +192,7 @@ class SnapshotTest {
             }
           }
         } finally {
-          stop.set(true);
-          writers.shutdown();
-        }
-        for (Future<?> f : running) {
-          f.get(60, TimeUnit.SECONDS);
+          writers.stop();
         }
         assertTrue(store.stats().shards().stream().mapToLong(ShardStats::crossShardParts).sum() > 0);
       }
@@ -372,7 +360,7 @@ class SnapshotTest {
     try (P2kv store = P2kv.builder().shards(2).leakDetection(true).open(tmp)) {
       store.put(Keys.key("a"), Keys.key("1"));
       abandon(store);
-      awaitAfterGc(() -> store.core().leakedSnapshots() == 1);
+      IteratorLeakTest.awaitAfterGc("the dropped snapshot", () -> store.core().leakedSnapshots() == 1);
       assertEquals(0, store.core().openIteratorCount());
       assertEquals(0, store.stats().leakedIterators(), "snapshots are counted apart from iterators");
     }
@@ -384,19 +372,4 @@ class SnapshotTest {
     assertArrayEquals(Keys.key("1"), s.get(Keys.key("a")));
   }
 
-  private static void awaitAfterGc(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        fail("the dropped snapshot was not reclaimed within a minute");
-      }
-      System.gc();
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
 }

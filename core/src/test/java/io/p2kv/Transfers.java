@@ -1,8 +1,14 @@
 package io.p2kv;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -87,5 +93,37 @@ final class Transfers {
       n++;
     }
     return n;
+  }
+
+  /** Writer threads running {@link #run}, one per set of accounts, until stopped. */
+  static final class Writers {
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final ExecutorService pool;
+    private final List<Future<Long>> running = new ArrayList<>();
+
+    /** Starts one writer per set of {@code accounts}, each with its own seed from {@code seed}. */
+    Writers(P2kv store, byte[][][] accounts, long each, long seed) {
+      pool = Executors.newFixedThreadPool(accounts.length);
+      for (int w = 0; w < accounts.length; w++) {
+        byte[][] mine = accounts[w];
+        Random rnd = new Random(seed + w);
+        running.add(pool.submit(() -> Transfers.run(store, mine, each, rnd, stop)));
+      }
+    }
+
+    /**
+     * Stops the writers and waits for them, rethrowing a writer's failure.
+     *
+     * @return the transfers made
+     */
+    long stop() throws Exception {
+      stop.set(true);
+      pool.shutdown();
+      long n = 0;
+      for (Future<Long> f : running) {
+        n += f.get(60, TimeUnit.SECONDS);
+      }
+      return n;
+    }
   }
 }

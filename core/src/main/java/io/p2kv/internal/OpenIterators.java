@@ -4,7 +4,9 @@ import io.p2kv.internal.engine.EngineSnapshot;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -173,6 +175,32 @@ final class OpenIterators {
       }
     } catch (RuntimeException e) {
       // The Cleaner would swallow it: a broken logger must not stop the reclaiming.
+    }
+  }
+
+  /**
+   * The cleaner's action for something the application dropped open: closes it as the
+   * application's close would (under its lock), then counts and reports the leak. Runs on the
+   * cleaner's thread; never throws.
+   *
+   * @param dropped what was dropped
+   * @param lock the lock its close takes
+   * @param closeLocked its close, called holding the lock: true if this call closed it
+   */
+  void reclaim(Registered dropped, Lock lock, BooleanSupplier closeLocked) {
+    boolean reclaimed;
+    RuntimeException failure = null;
+    lock.lock();
+    try {
+      reclaimed = closeLocked.getAsBoolean();
+    } catch (RuntimeException e) {
+      reclaimed = true; // the state CAS came first: closed, with a native close's failure
+      failure = e;
+    } finally {
+      lock.unlock();
+    }
+    if (reclaimed) {
+      leaked(dropped, failure);
     }
   }
 

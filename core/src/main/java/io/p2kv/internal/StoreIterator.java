@@ -1,7 +1,6 @@
 package io.p2kv.internal;
 
 import io.p2kv.KeyValue;
-import io.p2kv.P2kvException;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
@@ -682,22 +681,8 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
      */
     @Override
     public void run() {
-      if (state != OPEN) {
-        return;
-      }
-      boolean reclaimed = false;
-      RuntimeException failure = null;
-      lock.lock();
-      try {
-        reclaimed = closeLocked();
-      } catch (RuntimeException e) {
-        reclaimed = true; // the state CAS came first: closed, with an engine iterator's failure
-        failure = e;
-      } finally {
-        lock.unlock();
-      }
-      if (reclaimed) {
-        registry.leaked(this, failure);
+      if (state == OPEN) {
+        registry.reclaim(this, lock, this::closeLocked);
       }
     }
 
@@ -740,26 +725,15 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
      * in the registry.
      */
     private void releaseAll() {
-      boolean all = true;
-      for (int i = 0; i < engineIterators.length; i++) {
-        if (engineIterators[i] == null || released.get(i) != 0) {
-          continue;
-        }
-        Shard s = shards[i];
-        try {
-          s.enterDirect();
-        } catch (P2kvException notOpen) {
-          all = false;
-          continue;
-        }
-        try {
-          if (released.compareAndSet(i, 0, 1)) {
-            engineIterators[i].close();
-          }
-        } finally {
-          s.exitDirect();
-        }
-      }
+      boolean all =
+          Shard.releaseEach(
+              shards,
+              released,
+              i -> {
+                if (engineIterators[i] != null) {
+                  engineIterators[i].close();
+                }
+              });
       if (all && registry != null) {
         registry.remove(this);
       }

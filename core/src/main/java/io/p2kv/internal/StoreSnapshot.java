@@ -1,7 +1,6 @@
 package io.p2kv.internal;
 
 import io.p2kv.KeyValue;
-import io.p2kv.P2kvException;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.EngineSnapshot;
 import java.lang.ref.Cleaner;
@@ -202,23 +201,8 @@ public final class StoreSnapshot implements AutoCloseable {
     /** The cleaner's action: closes a snapshot dropped open, as the application would, and reports it. */
     @Override
     public void run() {
-      if (state.get() != OPEN) {
-        return;
-      }
-      boolean reclaimed;
-      RuntimeException failure = null;
-      Lock l = lock.writeLock();
-      l.lock();
-      try {
-        reclaimed = closeLocked();
-      } catch (RuntimeException e) {
-        reclaimed = true;
-        failure = e;
-      } finally {
-        l.unlock();
-      }
-      if (reclaimed) {
-        registry.leaked(this, failure);
+      if (state.get() == OPEN) {
+        registry.reclaim(this, lock.writeLock(), this::closeLocked);
       }
     }
 
@@ -232,33 +216,9 @@ public final class StoreSnapshot implements AutoCloseable {
       if (!state.compareAndSet(OPEN, CLOSED)) {
         return false;
       }
-      boolean all = true;
-      RuntimeException first = null;
-      for (int i = 0; i < views.length; i++) {
-        Shard s = shards[i];
-        try {
-          s.enterDirect();
-        } catch (P2kvException notOpen) {
-          all = false;
-          continue;
-        }
-        try {
-          if (released.compareAndSet(i, 0, 1)) {
-            views[i].close();
-          }
-        } catch (RuntimeException e) {
-          if (first == null) {
-            first = e;
-          }
-        } finally {
-          s.exitDirect();
-        }
-      }
+      boolean all = Shard.releaseEach(shards, released, i -> views[i].close());
       if (all) {
         registry.remove(this);
-      }
-      if (first != null) {
-        throw first;
       }
       return true;
     }

@@ -174,7 +174,11 @@ class RecordingEngine implements Engine, EngineAdmin {
   @Override
   public synchronized EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
     calls.add("iterator");
-    NavigableMap<byte[], byte[]> view = new TreeMap<>(ordered);
+    return iterator(new TreeMap<>(ordered), lowerInclusive, upperExclusive);
+  }
+
+  private static EngineIterator iterator(NavigableMap<byte[], byte[]> data, byte[] lowerInclusive, byte[] upperExclusive) {
+    NavigableMap<byte[], byte[]> view = data;
     if (lowerInclusive != null) {
       view = view.tailMap(lowerInclusive, true);
     }
@@ -205,14 +209,7 @@ class RecordingEngine implements Engine, EngineAdmin {
 
       @Override
       public EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
-        NavigableMap<byte[], byte[]> view = copy;
-        if (lowerInclusive != null) {
-          view = view.tailMap(lowerInclusive, true);
-        }
-        if (upperExclusive != null) {
-          view = view.headMap(upperExclusive, false);
-        }
-        return new SnapshotIterator(view);
+        return iterator(copy, lowerInclusive, upperExclusive);
       }
 
       @Override
