@@ -35,7 +35,8 @@ import java.util.List;
  * {@link IllegalStateException}; iterators already opened from the snapshot keep working until
  * closed. Closing the store closes the snapshots still open (their methods then throw {@link
  * StoreClosedException}). A snapshot dropped without close is reclaimed once the garbage collector
- * finds it, logged like a leaked iterator ({@link KvIterator}, "Life cycle").
+ * finds it, logged like a leaked iterator ({@link KvIterator}, "Life cycle") and counted in {@link
+ * StoreStats#leakedSnapshots()}.
  */
 public final class Snapshot implements AutoCloseable {
   /** The store's side of a snapshot (arguments already checked); {@link P2kv#snapshot()} makes it. */

@@ -363,6 +363,7 @@ class SnapshotTest {
       IteratorLeakTest.awaitAfterGc("the dropped snapshot", () -> store.core().leakedSnapshots() == 1);
       assertEquals(0, store.core().openIteratorCount());
       assertEquals(0, store.stats().leakedIterators(), "snapshots are counted apart from iterators");
+      assertEquals(1, store.stats().leakedSnapshots());
     }
   }
 
