@@ -15,7 +15,7 @@ import io.p2kv.internal.separation.WriteProfile;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.IntConsumer;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
@@ -228,15 +228,16 @@ final class Shard {
    * what is left. A failure to free one is thrown after the others were tried.
    *
    * @param shards the shards, one per slot
+   * @param objects the objects by slot; null where there is none (nothing to free, no guard)
    * @param released 1 where the object was freed
-   * @param free frees slot i's object; not called for a slot that has none
-   * @return true if every slot is released now
+   * @param free frees one object
+   * @return true if every object is freed now
    */
-  static boolean releaseEach(Shard[] shards, AtomicIntegerArray released, IntConsumer free) {
+  static <T> boolean releaseEach(Shard[] shards, T[] objects, AtomicIntegerArray released, Consumer<T> free) {
     boolean all = true;
     RuntimeException first = null;
     for (int i = 0; i < shards.length; i++) {
-      if (released.get(i) != 0) {
+      if (objects[i] == null || released.get(i) != 0) {
         continue;
       }
       Shard s = shards[i];
@@ -248,7 +249,7 @@ final class Shard {
       }
       try {
         if (released.compareAndSet(i, 0, 1)) {
-          free.accept(i);
+          free.accept(objects[i]);
         }
       } catch (RuntimeException e) {
         if (first == null) {

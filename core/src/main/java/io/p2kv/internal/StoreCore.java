@@ -9,11 +9,9 @@ import io.p2kv.StoreStats;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineAdmin;
 import io.p2kv.internal.engine.EngineFactory;
-import io.p2kv.internal.engine.EngineSnapshot;
 import io.p2kv.internal.metrics.JmxRegistration;
 import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.SeparationTuner;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
-import java.util.function.ObjIntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +55,7 @@ public final class StoreCore implements AutoCloseable {
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
   private final OpenIterators iterators;
+  private final Cuts cuts;
   /** Null when latency recording is off. */
   private final LatencyRecorder latency;
   private final EngineFactory engineFactory;
@@ -66,7 +64,6 @@ public final class StoreCore implements AutoCloseable {
   private JmxRegistration jmx;
   /** Null unless value separation is adaptive; set by {@link StoreOpener}. */
   private SeparationTuner tuner;
-  private volatile long lastCutHeldNanos;
   private final AtomicBoolean closeStarted = new AtomicBoolean();
   /** Opened when the close has finished: the directory is unlocked. */
   private final CountDownLatch closed = new CountDownLatch(1);
@@ -96,6 +93,7 @@ public final class StoreCore implements AutoCloseable {
     this.engineFactory = engineFactory;
     this.lock = lock;
     this.iterators = new OpenIterators(name, leakDetection);
+    this.cuts = new Cuts(dir, shards, state, crossShard, iterators, this::flush);
   }
 
   void attach(JmxRegistration jmx, SeparationTuner tuner) {
@@ -406,152 +404,40 @@ public final class StoreCore implements AutoCloseable {
   // ---------------------------------------------------------------- consistent cuts
 
   /**
-   * Takes a consistent snapshot of every shard at one {@link Cut}.
+   * A consistent snapshot of every shard (see {@link Cuts}).
    *
    * @return the snapshot, registered until closed
    */
   public StoreSnapshot snapshot() {
-    List<EngineSnapshot> views = cut((shard, engine) -> engine.snapshot(), this::discardView);
-    return new StoreSnapshot(shards, views.toArray(new EngineSnapshot[0]), iterators, name);
+    return cuts.snapshot();
   }
 
   /**
-   * Writes a consistent, openable copy of the whole store into {@code target} (see {@link
-   * StoreCopy} for how an interrupted copy is recognised). At the cut each worker only starts its
-   * shard's checkpoint ({@link EngineAdmin#beginCheckpoint()}: which files, which log prefixes);
-   * the files are then linked and copied with the workers running; the manifest last. Every
-   * shard is flushed before the cut, so the log prefixes to copy are short.
+   * Writes a consistent, openable copy of the store (see {@link Cuts}).
    *
    * @param target absent or an empty directory, outside the store
    */
   public void checkpoint(Path target) {
-    Path to = target.toAbsolutePath().normalize();
-    if (to.startsWith(dir)) {
-      throw new IllegalArgumentException("checkpoint target " + to + " is inside the store " + dir + "; give a directory outside it");
-    }
-    checkpointTo(to);
+    cuts.checkpoint(target);
   }
 
   /**
-   * Adds a consistent backup of the store to a backup directory (see {@link Backups}): a
-   * checkpoint into the store's directory (hard links, on the store's file system), copied from
-   * there without holding the workers.
+   * Adds a consistent backup of the store to a backup directory (see {@link Cuts}).
    *
    * @param backupDir the backup directory, created if absent
    * @return the new backup
    */
   public io.p2kv.BackupInfo backup(Path backupDir) {
-    Path checkpoint = dir.resolve(Backups.STAGING);
-    return Backups.add(backupDir.toAbsolutePath().normalize(), checkpoint, identity(), () -> checkpointTo(checkpoint));
+    return cuts.backup(backupDir);
   }
 
   /**
-   * The store's identity for backups: shard 0's RocksDB {@code IDENTITY} (a UUID made when the DB
-   * was created), or the directory's name if there is none.
-   */
-  private String identity() {
-    Path file = Manifest.shardDir(dir, 0).resolve("IDENTITY");
-    String id;
-    try {
-      id = java.nio.file.Files.readString(file).trim();
-    } catch (IOException e) {
-      id = "store-" + dir.getFileName();
-    }
-    String clean = id.replaceAll("[^A-Za-z0-9-]", "");
-    return clean.isEmpty() ? "store" : clean;
-  }
-
-  private void checkpointTo(Path to) {
-    RequestDispatcher.checkNotWorkerThread();
-    state.checkOpen();
-    Manifest manifest = Manifest.read(dir);
-    StoreCopy.begin(to, "checkpoint of store " + dir);
-    boolean done = false;
-    List<EngineAdmin.Checkpoint> started = List.of();
-    try {
-      // Flushed first, with the workers running, so the logs the copy must take are short and a
-      // backup's table files are shared with the next one.
-      flush();
-      // At the cut each worker only fixes its shard's files and log sizes (no I/O on the data);
-      // the copying happens after, with the workers running, inside each shard's reader guard.
-      started = cut((shard, engine) -> engine.admin().beginCheckpoint(), this::discardCheckpoint);
-      for (int i = 0; i < started.size(); i++) {
-        shards.get(i).direct(StoreCore::writeCheckpoint, new Object[] {started.get(i), Manifest.shardDir(to, i)});
-      }
-      manifest.write(to);
-      StoreCopy.publish(to);
-      done = true;
-    } catch (IOException e) {
-      throw new P2kvException("cannot write the manifest of checkpoint " + to + ": " + e, e);
-    } finally {
-      for (int i = 0; i < started.size(); i++) {
-        discardCheckpoint(started.get(i), i);
-      }
-      if (!done) {
-        StoreCopy.deleteQuietly(to);
-      }
-    }
-    LOG.info("p2kv store {}: checkpoint written to {}", dir, to);
-  }
-
-  /**
-   * Runs {@code action} on every shard's worker at one consistent cut (see {@link Cut}) and waits.
-   *
-   * @param action what each worker runs on its engine once all have reached the barrier
-   * @param discard frees a shard's result if the cut fails
-   * @return each shard's result, by shard index
-   */
-  <T> List<T> cut(Cut.Action<T> action, ObjIntConsumer<T> discard) {
-    RequestDispatcher.checkNotWorkerThread();
-    state.checkOpen();
-    Cut<T> cut = new Cut<>(shards.count(), action, discard);
-    crossShard.startCut(cut);
-    List<T> results = cut.await();
-    lastCutHeldNanos = cut.heldNanos();
-    return results;
-  }
-
-  private static Void writeCheckpoint(Engine engine, Object[] checkpointAndTarget) {
-    ((EngineAdmin.Checkpoint) checkpointAndTarget[0]).writeTo((Path) checkpointAndTarget[1]);
-    return null;
-  }
-
-  /** Closes a shard's started checkpoint inside its guard; a closing store's engines close it. */
-  private void discardCheckpoint(EngineAdmin.Checkpoint checkpoint, int shard) {
-    try {
-      shards.get(shard).direct(StoreCore::closeCheckpoint, checkpoint);
-    } catch (P2kvException notOpen) {
-      // The engine closes every checkpoint still open when it closes.
-    }
-  }
-
-  private static Void closeCheckpoint(Engine engine, EngineAdmin.Checkpoint checkpoint) {
-    checkpoint.close();
-    return null;
-  }
-
-  /** Frees the view of a failed cut inside the shard's guard; a closing store's engines free it. */
-  private void discardView(EngineSnapshot view, int shard) {
-    try {
-      shards.get(shard).direct(StoreCore::closeView, view);
-    } catch (P2kvException notOpen) {
-      // The engine frees every view still open when it closes.
-    }
-  }
-
-  private static Void closeView(Engine engine, EngineSnapshot view) {
-    view.close();
-    return null;
-  }
-
-  /**
-   * How long the last consistent cut held the workers: from the first worker's arrival at the
-   * barrier until the last shard's action ended (benchmarks and tests).
+   * How long the last consistent cut held the workers (benchmarks and tests).
    *
    * @return nanoseconds, 0 before the first cut
    */
   public long lastCutHeldNanos() {
-    return lastCutHeldNanos;
+    return cuts.lastCutHeldNanos();
   }
 
   // ---------------------------------------------------------------- stats and tools

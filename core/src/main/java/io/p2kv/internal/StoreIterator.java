@@ -725,15 +725,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
      * in the registry.
      */
     private void releaseAll() {
-      boolean all =
-          Shard.releaseEach(
-              shards,
-              released,
-              i -> {
-                if (engineIterators[i] != null) {
-                  engineIterators[i].close();
-                }
-              });
+      boolean all = Shard.releaseEach(shards, engineIterators, released, EngineIterator::close);
       if (all && registry != null) {
         registry.remove(this);
       }

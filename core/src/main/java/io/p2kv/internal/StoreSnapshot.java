@@ -216,7 +216,7 @@ public final class StoreSnapshot implements AutoCloseable {
       if (!state.compareAndSet(OPEN, CLOSED)) {
         return false;
       }
-      boolean all = Shard.releaseEach(shards, released, i -> views[i].close());
+      boolean all = Shard.releaseEach(shards, views, released, EngineSnapshot::close);
       if (all) {
         registry.remove(this);
       }
