@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -287,7 +288,7 @@ class SnapshotTest {
       for (int i = 0; i < 10_000; i++) {
         writes.add(store.putAsync(Keys.key("w" + i), amount(i)));
       }
-      CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+      CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
       for (int i = 0; i < open.size(); i++) {
         assertEquals(i, amount(open.get(i).get(key)));
         assertNull(open.get(i).get(Keys.key("w0")));
@@ -297,6 +298,41 @@ class SnapshotTest {
         s.close();
       }
       assertEquals(0, store.core().openIteratorCount());
+    }
+  }
+
+  /**
+   * A barrier that cannot be enqueued (shard 1's queue is full, fail-fast) cancels the cut: the
+   * call fails with the cause, shard 0's worker, already waiting at its barrier, is released and
+   * serves its queue, and once shard 1 drains a snapshot succeeds. Without the cancel, shard 0
+   * would wait at its barrier for ever.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void shouldFailASnapshotWhoseBarrierCannotBeQueuedAndReleaseTheOtherWorkers() throws Exception {
+    FaultyEngines engines = new FaultyEngines();
+    engines.faults.put(1, FaultyEngines.Fault.BLOCK_WRITES);
+    try (P2kv store = engines.builder(2).queueCapacity(2).queueFullPolicy(QueueFullPolicy.FAIL_FAST).open(tmp)) {
+      byte[][] keys = FaultTest.oneKeyPerShard(store, "k");
+      CompletableFuture<Void> blocked = store.putAsync(keys[1], Keys.key("v"));
+      assertTrue(engines.blocked.await(30, TimeUnit.SECONDS), "shard 1's worker is inside a blocked write");
+      List<CompletableFuture<Void>> queued = List.of(store.putAsync(keys[1], Keys.key("a")), store.putAsync(keys[1], Keys.key("b")));
+
+      QueueFullException e = assertThrows(QueueFullException.class, store::snapshot);
+      assertTrue(e.getMessage().contains("shard 1"), e.getMessage());
+      store.putAsync(keys[0], Keys.key("after")).get(30, TimeUnit.SECONDS); // shard 0 is not held
+      assertEquals(0, store.core().openIteratorCount());
+
+      engines.faults.put(1, FaultyEngines.Fault.NONE);
+      engines.release.countDown();
+      blocked.get(30, TimeUnit.SECONDS);
+      for (CompletableFuture<Void> f : queued) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      try (Snapshot s = store.snapshot()) {
+        assertArrayEquals(Keys.key("after"), s.get(keys[0]));
+        assertArrayEquals(Keys.key("b"), s.get(keys[1]));
+      }
     }
   }
 
@@ -344,7 +380,8 @@ class SnapshotTest {
       CompletableFuture<Throwable> thrown = new CompletableFuture<>();
       // A callback always runs on the worker thread (a future's stage may run on the caller's).
       store.putAsync(Keys.key("a"), Keys.key("1"), (ignored, error) -> {
-        try (Snapshot s = store.snapshot()) {
+        try {
+          store.snapshot().close();
           thrown.complete(null);
         } catch (RuntimeException e) {
           thrown.complete(e);

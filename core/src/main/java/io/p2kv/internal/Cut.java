@@ -60,7 +60,7 @@ import java.util.function.ObjIntConsumer;
  * <h2>Writer stall</h2>
  * A shard's writers wait from the moment its worker arrives until it has run its action: the time
  * the other workers need to drain what was queued ahead of their barriers, plus the action. {@link
- * #heldNanos()} measures the longest such wait of a cut.
+ * #heldNanos()} measures the longest such wait of a cut ({@link Cuts} logs it at DEBUG).
  *
  * @param <T> what the action returns per shard
  */

@@ -33,7 +33,6 @@ final class Cuts {
   private final CrossShardCoordinator crossShard;
   private final OpenIterators registry;
   private final Runnable flush;
-  private volatile long lastCutHeldNanos;
 
   /**
    * The cuts of one store.
@@ -140,7 +139,9 @@ final class Cuts {
     Cut<T> cut = new Cut<>(shards.count(), action, discard);
     crossShard.startCut(cut);
     List<T> results = cut.await();
-    lastCutHeldNanos = cut.heldNanos();
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("p2kv store {}: a cut held the workers for {} us", dir, cut.heldNanos() / 1000);
+    }
     return results;
   }
 
@@ -174,10 +175,5 @@ final class Cuts {
     }
     String clean = id.replaceAll("[^A-Za-z0-9-]", "");
     return clean.isEmpty() ? "store" : clean;
-  }
-
-  /** How long the last cut held the workers ({@link Cut#heldNanos()}). */
-  long lastCutHeldNanos() {
-    return lastCutHeldNanos;
   }
 }

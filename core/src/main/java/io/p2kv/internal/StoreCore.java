@@ -431,15 +431,6 @@ public final class StoreCore implements AutoCloseable {
     return cuts.backup(backupDir);
   }
 
-  /**
-   * How long the last consistent cut held the workers (benchmarks and tests).
-   *
-   * @return nanoseconds, 0 before the first cut
-   */
-  public long lastCutHeldNanos() {
-    return cuts.lastCutHeldNanos();
-  }
-
   // ---------------------------------------------------------------- stats and tools
 
   /**
