@@ -8,17 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -92,72 +85,30 @@ class CheckpointTest {
   @Test
   void shouldKeepTheGuaranteeInEveryCheckpointTakenUnderLoad() throws Exception {
     TestSeeds.run(getClass(), "shouldKeepTheGuaranteeInEveryCheckpointTakenUnderLoad", seed -> {
-      int causalWriters = 4;
       int checkpoints = 8;
       byte[][][] owned;
       long total;
-      byte[][] a = new byte[causalWriters][];
-      byte[][] b = new byte[causalWriters][];
-      long[][] ackedBefore = new long[checkpoints][causalWriters];
+      long[][] before = new long[checkpoints][];
+      CausalPairs pairs;
       try (P2kv store = P2kv.builder().shards(4).open(tmp.resolve("store"))) {
         owned = Transfers.accounts(store, 8, 3);
         total = Transfers.fund(store, owned, 1000);
-        for (int w = 0; w < causalWriters; w++) {
-          a[w] = Keys.key("a" + w);
-          int i = 0;
-          do {
-            b[w] = Keys.key("b" + w + "-" + i++);
-          } while (store.shardOf(b[w]) == store.shardOf(a[w]));
-        }
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLongArray acked = new AtomicLongArray(causalWriters);
         Transfers.Writers transfers = new Transfers.Writers(store, owned, 1000, seed);
-        ExecutorService writers = Executors.newFixedThreadPool(causalWriters);
-        List<Future<?>> running = new ArrayList<>();
-        for (int w = 0; w < causalWriters; w++) {
-          int me = w;
-          running.add(writers.submit(() -> {
-            for (long n = 1; !stop.get(); n++) {
-              store.put(a[me], Transfers.amount(n));
-              store.put(b[me], Transfers.amount(n));
-              acked.set(me, n);
-            }
-            return null;
-          }));
-        }
+        pairs = new CausalPairs(store, 4);
         try {
           for (int c = 0; c < checkpoints; c++) {
-            for (int w = 0; w < causalWriters; w++) {
-              ackedBefore[c][w] = acked.get(w);
-            }
+            before[c] = pairs.acknowledged();
             store.checkpoint(tmp.resolve("cp" + c));
           }
         } finally {
-          stop.set(true);
-          writers.shutdown();
+          pairs.stop();
           transfers.stop();
-        }
-        for (Future<?> f : running) {
-          f.get(60, TimeUnit.SECONDS);
         }
       }
       for (int c = 0; c < checkpoints; c++) {
         try (P2kv cp = P2kv.builder().open(tmp.resolve("cp" + c))) {
-          long sum = 0;
-          for (byte[][] mine : owned) {
-            for (byte[] v : cp.multiGet(List.of(mine))) {
-              sum += Transfers.amount(v);
-            }
-          }
-          assertEquals(total, sum, "total in checkpoint " + c);
-          for (int w = 0; w < causalWriters; w++) {
-            byte[] va = cp.get(a[w]);
-            byte[] vb = cp.get(b[w]);
-            long inA = va == null ? 0 : Transfers.amount(va);
-            long inB = vb == null ? 0 : Transfers.amount(vb);
-            assertTrue(inB <= inA, "checkpoint " + c + ", writer " + w + ": B=" + inB + " without A (A=" + inA + ")");
-            assertTrue(inB >= ackedBefore[c][w], "checkpoint " + c + " lost pair " + ackedBefore[c][w] + " of writer " + w);
-          }
+          assertEquals(total, Transfers.total(cp, owned), "total in checkpoint " + c);
+          pairs.check(cp::get, before[c], "checkpoint " + c);
         }
       }
     });

@@ -16,12 +16,7 @@ import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -210,62 +205,17 @@ class SnapshotTest {
   @Test
   void shouldNeverShowAnEffectWithoutItsCause() throws Exception {
     TestSeeds.run(getClass(), "shouldNeverShowAnEffectWithoutItsCause", seed -> {
-      int writerCount = 8;
       try (P2kv store = P2kv.builder().shards(4).open(tmp)) {
-        byte[][] a = new byte[writerCount][];
-        byte[][] b = new byte[writerCount][];
-        for (int w = 0; w < writerCount; w++) {
-          a[w] = Keys.key("a" + w);
-          int i = 0;
-          do {
-            b[w] = Keys.key("b" + w + "-" + i++);
-          } while (store.shardOf(b[w]) == store.shardOf(a[w]));
-          store.put(a[w], amount(0));
-          store.put(b[w], amount(0));
-        }
-        AtomicLongArray acked = new AtomicLongArray(writerCount);
-        AtomicBoolean stop = new AtomicBoolean();
-        ExecutorService writers = Executors.newFixedThreadPool(writerCount);
-        List<Future<?>> running = new ArrayList<>();
-        for (int w = 0; w < writerCount; w++) {
-          int me = w;
-          running.add(
-              writers.submit(
-                  () -> {
-                    for (long n = 1; !stop.get(); n++) {
-                      store.put(a[me], amount(n));
-                      store.put(b[me], amount(n));
-                      acked.set(me, n);
-                    }
-                    return null;
-                  }));
-        }
+        CausalPairs pairs = new CausalPairs(store, 8);
         try {
           for (int round = 0; round < 2000; round++) {
-            long[] before = new long[writerCount];
-            for (int w = 0; w < writerCount; w++) {
-              before[w] = acked.get(w);
-            }
+            long[] before = pairs.acknowledged();
             try (Snapshot s = store.snapshot()) {
-              for (int w = 0; w < writerCount; w++) {
-                long inA = amount(s.get(a[w]));
-                long inB = amount(s.get(b[w]));
-                if (inB > inA) {
-                  fail("round " + round + ", writer " + w + ": the snapshot has B=" + inB + " but A=" + inA);
-                }
-                if (inB < before[w]) {
-                  fail("round " + round + ", writer " + w + ": pair " + before[w] + " was acknowledged before the"
-                      + " snapshot but the snapshot has B=" + inB);
-                }
-              }
+              pairs.check(s::get, before, "snapshot " + round);
             }
           }
         } finally {
-          stop.set(true);
-          writers.shutdown();
-        }
-        for (Future<?> f : running) {
-          f.get(60, TimeUnit.SECONDS);
+          pairs.stop();
         }
       }
     });

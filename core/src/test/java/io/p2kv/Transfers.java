@@ -73,6 +73,21 @@ final class Transfers {
   }
 
   /**
+   * The sum over all accounts, read with one multiGet per writer's accounts.
+   *
+   * @param reads the store or a copy of it
+   */
+  static long total(P2kv reads, byte[][][] accounts) {
+    long sum = 0;
+    for (byte[][] mine : accounts) {
+      for (byte[] v : reads.multiGet(List.of(mine))) {
+        sum += amount(v);
+      }
+    }
+    return sum;
+  }
+
+  /**
    * One writer's loop: moves random amounts between two of its accounts with one cross-shard
    * batch each, until {@code stop}.
    *
