@@ -125,9 +125,7 @@ public final class Backups {
     return locked(backupDir, () -> {
       List<Listing> existing = readAll(backupDir);
       removeLeftovers(backupDir, existing);
-      if (Files.exists(staging)) {
-        StoreCopy.deleteQuietly(staging);
-      }
+      StoreCopy.deleteWithLeftovers(staging);
       Instant created = Instant.now();
       checkpointer.checkpoint();
       try {

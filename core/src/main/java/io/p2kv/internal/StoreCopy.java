@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
@@ -14,7 +15,8 @@ import java.util.stream.Stream;
 
 /**
  * A whole-store copy being written (a checkpoint, a restore) and how it is published: the target
- * directory gets an {@value #INCOMPLETE} marker file, durably, before anything else, and loses it,
+ * directory comes into being with an {@value #INCOMPLETE} marker file in it, durably (made aside
+ * and renamed into place), before anything else, and loses it,
  * durably, only after everything else is written and synced. A crash at any moment in between
  * leaves the marker, and {@link StoreOpener} refuses a directory that has one ({@link
  * #checkComplete}), so an interrupted copy is never opened as a partial store.
@@ -42,21 +44,28 @@ public final class StoreCopy {
             "target " + target + " of the " + what + " is not empty; give a new or empty directory");
       }
     }
+    // The directory appears with its marker already inside: made as a hidden sibling, then renamed
+    // onto the target (rename(2) replaces an empty directory atomically). A crash before the
+    // rename leaves only the sibling, itself marked; never a target without its marker, which
+    // open would take for an empty directory and make a new, empty store of.
+    Path parent = target.getParent();
+    Path staging = parent.resolve("." + target.getFileName() + ".p2kv-incomplete-" + System.nanoTime());
     try {
-      Files.createDirectories(target);
-      Path marker = target.resolve(INCOMPLETE);
+      Files.createDirectories(parent);
+      Files.createDirectory(staging);
       String text =
           "p2kv: this directory holds an unfinished " + what + ". If no copy is running, it was interrupted"
               + " (a crash or an error): delete the directory and make the copy again.\n";
-      try (FileChannel ch = FileChannel.open(marker, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      try (FileChannel ch =
+          FileChannel.open(staging.resolve(INCOMPLETE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
         ch.force(true);
       }
-      Manifest.fsyncDirectory(target);
-      if (target.getParent() != null) {
-        Manifest.fsyncDirectory(target.getParent());
-      }
+      Manifest.fsyncDirectory(staging);
+      Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+      Manifest.fsyncDirectory(parent);
     } catch (IOException e) {
+      deleteQuietly(staging);
       throw new P2kvException("cannot start the " + what + " in " + target + ": " + e, e);
     }
   }
@@ -120,6 +129,26 @@ public final class StoreCopy {
       Files.deleteIfExists(marker);
       Files.deleteIfExists(target);
     } catch (IOException | RuntimeException e) {
+      // Left in place, still marked incomplete.
+    }
+  }
+
+  /**
+   * Deletes a copy and what an interrupted {@link #begin} of it left beside it (its marked
+   * staging directories), as {@link #deleteQuietly} does.
+   *
+   * @param target the copy's directory
+   */
+  static void deleteWithLeftovers(Path target) {
+    if (Files.exists(target)) {
+      deleteQuietly(target);
+    }
+    String prefix = "." + target.getFileName() + ".p2kv-incomplete-";
+    try (Stream<Path> list = Files.list(target.getParent())) {
+      for (Path p : list.filter(p -> p.getFileName().toString().startsWith(prefix)).toList()) {
+        deleteQuietly(p);
+      }
+    } catch (IOException e) {
       // Left in place, still marked incomplete.
     }
   }
