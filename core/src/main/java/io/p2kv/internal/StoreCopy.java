@@ -113,12 +113,23 @@ public final class StoreCopy {
   }
 
   /**
-   * Deletes an unfinished copy, the marker last, so a crash meanwhile still leaves it refused.
-   * Best effort: what cannot be deleted stays, with the marker.
+   * Deletes an unfinished copy: renamed aside first (so the target disappears at once), then
+   * deleted with the marker last, so a crash meanwhile still leaves it refused. Best effort: what
+   * cannot be deleted stays, with the marker.
    *
    * @param target the copy's directory
    */
   public static void deleteQuietly(Path target) {
+    if (target.getParent() != null && Files.exists(target.resolve(INCOMPLETE))) {
+      // Out of the way first, atomically: a crash while deleting then leaves nothing at the target.
+      Path aside = target.resolveSibling("." + target.getFileName() + ".p2kv-incomplete-" + System.nanoTime());
+      try {
+        Files.move(target, aside, StandardCopyOption.ATOMIC_MOVE);
+        target = aside;
+      } catch (IOException | RuntimeException e) {
+        // Deleted in place, the marker last.
+      }
+    }
     Path marker = target.resolve(INCOMPLETE);
     try (Stream<Path> walk = Files.walk(target)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
