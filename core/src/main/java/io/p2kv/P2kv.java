@@ -1,9 +1,11 @@
 package io.p2kv;
 
+import io.p2kv.internal.Backups;
 import io.p2kv.internal.StoreConfig;
 import io.p2kv.internal.StoreCore;
 import io.p2kv.internal.StoreIterator;
 import io.p2kv.internal.StoreOpener;
+import io.p2kv.internal.StoreSnapshot;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.separation.SeparationTuner;
 import io.p2kv.rocksdb.RocksDbConfigurer;
@@ -60,12 +62,13 @@ import java.util.function.UnaryOperator;
  *       may be torn after one (shards flush independently).
  * </ul>
  *
- * <p>Readers are not isolated from a cross-shard batch in flight: until it is acknowledged, a
- * reader may see its part on one shard and not yet on another, and if it aborts (a part failed)
- * may briefly see values that are then rolled back. Once the writer's call returns, every part is
- * visible. A shard holding a prepared part executes nothing else until the batch is decided, so
- * cross-shard batches cost their shards a round trip each; prefer single-shard batches (keys with
- * the same {@link #shardOf(byte[])}) where the data model allows.
+ * <p>Readers of the store itself are not isolated from a cross-shard batch in flight: until it is
+ * acknowledged, a reader may see its part on one shard and not yet on another, and if it aborts (a
+ * part failed) may briefly see values that are then rolled back. Once the writer's call returns,
+ * every part is visible. Read through a {@link #snapshot()} for a view no batch is half in (see
+ * "Consistent cuts"). A shard holding a prepared part executes nothing else until the batch is
+ * decided, so cross-shard batches cost their shards a round trip each; prefer single-shard batches
+ * (keys with the same {@link #shardOf(byte[])}) where the data model allows.
  *
  * <h2>Updates: read-modify-write without locks</h2>
  * {@link #update}, {@link #merge} and {@link #increment} read a key's value, compute the new one
@@ -138,7 +141,7 @@ import java.util.function.UnaryOperator;
  *       of two writes to different shards issued one after the other while a read starts, the
  *       read may see the second and miss the first, and a cross-shard {@link Batch} in flight
  *       may be seen on some shards only (see "Atomic batches"). A single point in time across all
- *       shards is not offered.
+ *       shards is what a {@link #snapshot()} offers.
  *   <li><b>Reads on the workers and queued writes.</b> Each shard's part of {@link #scanAsync},
  *       {@link #rangeAsync} or {@link #range(byte[], byte[])} runs on the shard's worker after the
  *       requests queued before it, so it also sees the caller's own earlier async writes to that
@@ -153,6 +156,26 @@ import java.util.function.UnaryOperator;
  * and the async methods fan out to the shards' workers, which read in parallel, each up to the
  * limit, and merge the parts; each shard's part then runs after the requests queued before it on
  * that shard, as described above.
+ *
+ * <h2>Consistent cuts</h2>
+ * {@link #snapshot()}, {@link #checkpoint(Path)} and {@link #backup(Path)} read or copy the store
+ * at a <em>consistent cut</em>: one instant across all shards, with these guarantees.
+ *
+ * <ul>
+ *   <li>Every cross-shard {@link Batch} is in the cut entirely or not at all.
+ *   <li>Every write that completed before the call was made is in the cut.
+ *   <li>If a write W2 was issued after a write W1 completed, and W2 is in the cut, W1 is in it too,
+ *       whatever their shards: nothing in a cut shows an effect without its cause.
+ * </ul>
+ *
+ * How: the call queues a barrier on every shard, under the lock that orders cross-shard batches
+ * (so each batch is wholly ahead of the barriers or wholly behind them). Each shard's worker stops
+ * at its barrier, finishing any batch ahead of it first, and waits until every worker has reached
+ * its own: at that instant each shard holds exactly the writes queued before its barrier. Then each
+ * worker takes its RocksDB snapshot (or fixes the files and log sizes of its checkpoint) and goes
+ * on. A shard's writers therefore wait from the moment its worker reaches the barrier until the
+ * last worker has, plus that step; docs/benchmarks/RESULTS.md measures it. Copying (checkpoint,
+ * backup) happens after, with the workers running.
  *
  * <h2>Errors</h2>
  * All store errors extend {@link P2kvException}: {@link StoreClosedException}, {@link
@@ -497,16 +520,185 @@ public final class P2kv implements AutoCloseable {
     return null;
   }
 
-  private static void checkBound(byte[] bound) {
+  static void checkBound(byte[] bound) {
     if (bound != null) {
       Limits.checkKey(bound);
     }
   }
 
-  private static void checkLimit(int limit) {
+  static void checkLimit(int limit) {
     if (limit < 0) {
       throw new IllegalArgumentException("limit must not be negative: " + limit);
     }
+  }
+
+  // ------------------------------------------------------------------------ consistent cuts
+
+  /**
+   * A consistent, read-only view of the whole store, across all shards, at one instant (see
+   * "Consistent cuts" above); close it. Every read of the snapshot sees the same cut.
+   *
+   * @return the open snapshot
+   * @throws IllegalStateException if called on a worker thread (a callback)
+   * @throws P2kvException if the store is closed or failed, a queue is full (fail-fast mode), or a
+   *     shard's engine failed
+   */
+  public Snapshot snapshot() {
+    StoreSnapshot s = core.snapshot();
+    return new Snapshot(
+        new Snapshot.Reads() {
+          @Override
+          public byte[] get(byte[] key) {
+            return s.get(key);
+          }
+
+          @Override
+          public List<byte[]> multiGet(List<byte[]> keys) {
+            return s.multiGet(keys);
+          }
+
+          @Override
+          public List<KeyValue> range(byte[] lower, byte[] upper, int limit) {
+            return s.range(lower, upper, limit);
+          }
+
+          @Override
+          public KvIterator iterator(byte[] lower, byte[] upper, boolean reverse) {
+            return kvIterator(s.openIterator(lower, upper, reverse));
+          }
+
+          @Override
+          public void close() {
+            s.close();
+          }
+        });
+  }
+
+  /**
+   * Writes a consistent copy of the whole store, while it runs, into {@code target}: a complete
+   * store that {@link Builder#open} opens (MANIFEST, every shard, the cross-shard batch metadata),
+   * holding exactly the store's state at one consistent cut (see "Consistent cuts"). Each shard
+   * is a RocksDB checkpoint: its files are hard-linked where the file system allows (the target on
+   * the same file system as the store), so a checkpoint costs little space and time until the
+   * store's compactions replace the shared files. Every shard is flushed first; at the cut each
+   * worker only notes which files and which prefix of its write-ahead log make its state (no
+   * copying; a store with {@link Durability#NO_WAL} flushes there, as no log holds its writes);
+   * the links and copies are made after, with the workers running.
+   *
+   * <p>A crash or failure in the middle leaves the store untouched and the target marked
+   * incomplete (an {@code INCOMPLETE} file): opening it fails with {@link
+   * StoreCorruptedException}; delete it and take the checkpoint again. A failed checkpoint
+   * deletes what it wrote.
+   *
+   * @param target absent or an empty directory, outside the store's directory
+   * @throws NullPointerException if target is null
+   * @throws IllegalArgumentException if target is a file, a non-empty directory or inside the store
+   * @throws IllegalStateException if called on a worker thread (a callback)
+   * @throws P2kvException if the store is closed or failed, a queue is full (fail-fast mode), or
+   *     writing the copy failed
+   */
+  public void checkpoint(Path target) {
+    Objects.requireNonNull(target, "target is null");
+    core.checkpoint(target);
+  }
+
+  /**
+   * Adds a consistent, incremental backup of the store, while it runs, to {@code backupDir}: the
+   * store at one consistent cut (see "Consistent cuts"), as a checkpoint taken inside the store's
+   * directory (hard links) and then copied into the backup directory without holding the workers.
+   * Only files no earlier backup of this store has are copied (RocksDB's table and blob files never
+   * change once written), each with a CRC32C checksum. A backup exists once its file list is
+   * published, atomically, after every file is synced: a crash in the middle leaves the earlier
+   * backups intact and its own leftovers, which the next backup removes. One operation at a time
+   * per backup directory (a lock file; others fail at once).
+   *
+   * @param backupDir the backup directory, created if absent; keep it off the store's disk
+   * @return the new backup
+   * @throws IllegalStateException if called on a worker thread (a callback)
+   * @throws P2kvException if the store is closed or failed, the directory is in use, or copying
+   *     failed
+   */
+  public BackupInfo backup(Path backupDir) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    return core.backup(backupDir);
+  }
+
+  /**
+   * The backups in a backup directory, oldest first. Needs no open store.
+   *
+   * @param backupDir the backup directory
+   * @return the backups, empty if there are none
+   * @throws StoreCorruptedException if a backup's file list is damaged
+   */
+  public static List<BackupInfo> listBackups(Path backupDir) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    return Backups.list(backupDir.toAbsolutePath().normalize());
+  }
+
+  /**
+   * Retention: deletes all but the newest {@code keep} backups, and the files only they used.
+   * Needs no open store.
+   *
+   * @param backupDir the backup directory
+   * @param keep how many to keep, at least 1
+   * @return the ids of the deleted backups
+   * @throws IllegalArgumentException if keep is less than 1 or the directory does not exist
+   * @throws P2kvException if the directory is in use or cannot be changed
+   */
+  public static List<Long> keepLastBackups(Path backupDir, int keep) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    return Backups.keepLast(backupDir.toAbsolutePath().normalize(), keep);
+  }
+
+  /**
+   * Reads every file of a backup and checks its size and CRC32C checksum. Needs no open store.
+   *
+   * @param backupDir the backup directory
+   * @param id the backup
+   * @return the backup, if it is whole
+   * @throws IllegalArgumentException if there is no such backup
+   * @throws StoreCorruptedException naming the first file that is missing or damaged
+   */
+  public static BackupInfo verifyBackup(Path backupDir, long id) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    return Backups.verify(backupDir.toAbsolutePath().normalize(), id);
+  }
+
+  /**
+   * Restores a backup as a new store in {@code target}, checking every file's checksum as it is
+   * copied; then {@link Builder#open} opens it. Until the restore has finished the target is
+   * marked incomplete, so an interrupted restore is refused by {@code open} ({@link
+   * StoreCorruptedException}) instead of opening as a partial store. Needs no open store.
+   *
+   * @param backupDir the backup directory
+   * @param id the backup to restore (see {@link #listBackups})
+   * @param target absent or an empty directory
+   * @return the backup restored
+   * @throws IllegalArgumentException if there is no such backup, or target is not empty
+   * @throws StoreCorruptedException if a file of the backup is damaged (nothing is left in target)
+   */
+  public static BackupInfo restore(Path backupDir, long id, Path target) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    Objects.requireNonNull(target, "target is null");
+    if (id < 1) {
+      throw new IllegalArgumentException("backup ids start at 1: " + id);
+    }
+    return Backups.restore(backupDir.toAbsolutePath().normalize(), id, target);
+  }
+
+  /**
+   * Restores the newest backup of a backup directory; see {@link #restore(Path, long, Path)}.
+   *
+   * @param backupDir the backup directory
+   * @param target absent or an empty directory
+   * @return the backup restored
+   * @throws IllegalArgumentException if the directory has no backup, or target is not empty
+   * @throws StoreCorruptedException if a file of the backup is damaged
+   */
+  public static BackupInfo restoreLatest(Path backupDir, Path target) {
+    Objects.requireNonNull(backupDir, "backupDir is null");
+    Objects.requireNonNull(target, "target is null");
+    return Backups.restore(backupDir.toAbsolutePath().normalize(), 0, target);
   }
 
   // ------------------------------------------------------------------------ async
@@ -644,7 +836,7 @@ public final class P2kv implements AutoCloseable {
     return core.rangeAsync(startInclusive, endExclusive, limit);
   }
 
-  private static void checkKeys(List<byte[]> keys) {
+  static void checkKeys(List<byte[]> keys) {
     Objects.requireNonNull(keys, "keys is null");
     for (byte[] key : keys) {
       Limits.checkKey(key);

@@ -16,8 +16,12 @@ import java.util.Optional;
  *     P2kv.Builder#leakDetection(boolean)}. Should stay 0: anything else is a missing {@code
  *     close()}.
  * @param cache the value cache's counters; {@link CacheStats#NONE} when the cache is off
+ * @param leakedSnapshots snapshots the application dropped without closing them, which p2kv
+ *     closed once the garbage collector found them unreachable, since the store opened (see
+ *     {@link Snapshot}, "Life cycle"). Should stay 0.
  */
-public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators, CacheStats cache) {
+public record StoreStats(
+    List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators, CacheStats cache, long leakedSnapshots) {
   /**
    * Creates a snapshot.
    *
@@ -25,6 +29,7 @@ public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, 
    * @param latencies per-operation latencies, or an empty list
    * @param leakedIterators iterators closed because they were dropped open, at least 0
    * @param cache the value cache's counters
+   * @param leakedSnapshots snapshots closed because they were dropped open, at least 0
    */
   public StoreStats {
     shards = List.copyOf(shards);
@@ -33,6 +38,21 @@ public record StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, 
     if (leakedIterators < 0) {
       throw new IllegalArgumentException("leakedIterators is negative: " + leakedIterators);
     }
+    if (leakedSnapshots < 0) {
+      throw new IllegalArgumentException("leakedSnapshots is negative: " + leakedSnapshots);
+    }
+  }
+
+  /**
+   * Creates a snapshot without leaked snapshots.
+   *
+   * @param shards per-shard statistics
+   * @param latencies per-operation latencies, or an empty list
+   * @param leakedIterators iterators closed because they were dropped open, at least 0
+   * @param cache the value cache's counters
+   */
+  public StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators, CacheStats cache) {
+    this(shards, latencies, leakedIterators, cache, 0);
   }
 
   /**

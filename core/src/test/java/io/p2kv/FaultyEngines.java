@@ -6,6 +6,7 @@ import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.engine.EngineIterator;
+import io.p2kv.internal.engine.EngineSnapshot;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import java.nio.file.Path;
 import java.util.List;
@@ -140,6 +141,11 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
             "RocksDB iterator failed on shard " + shard + ": Corruption: block checksum mismatch", new RuntimeException("corrupt"));
       }
       return d.newIterator(lowerInclusive, upperExclusive);
+    }
+
+    @Override
+    public EngineSnapshot snapshot() {
+      return d.snapshot();
     }
 
     @Override

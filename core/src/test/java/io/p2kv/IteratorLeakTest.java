@@ -76,7 +76,7 @@ class IteratorLeakTest {
   }
 
   /** Collects garbage until the condition holds, or fails after a minute. */
-  private static void awaitAfterGc(String what, BooleanSupplier condition) {
+  static void awaitAfterGc(String what, BooleanSupplier condition) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {

@@ -89,18 +89,45 @@ final class CrossShardCoordinator {
         List<Batch.Op> partOps = perShard.get(touched[j]);
         requests[j] = new Request.CrossShardPart(partOps, payloadBytes(partOps), txn, j);
       }
-      for (int j = 0; j < parts; j++) {
-        try {
-          shards.get(touched[j]).submit(requests[j]);
-        } catch (RuntimeException e) {
-          for (int k = j; k < parts; k++) {
-            requests[k].fail(e);
-          }
-          break;
-        }
-      }
+      submitAll(touched, requests);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * Starts a consistent cut: enqueues its barrier on every shard under the lock, so that every
+   * cross-shard batch's parts are all ahead of the barriers or all behind them (see {@link Cut}).
+   * A barrier that cannot be enqueued fails, which cancels the cut.
+   *
+   * @param cut the cut
+   */
+  void startCut(Cut<?> cut) {
+    Request.CutPart[] requests = cut.parts();
+    int[] all = new int[requests.length];
+    for (int s = 0; s < all.length; s++) {
+      all[s] = s;
+    }
+    lock.lock();
+    try {
+      state.checkOpen();
+      submitAll(all, requests);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Enqueues requests[j] on shard shardOf[j], in order; if one fails, it and the rest fail. */
+  private void submitAll(int[] shardOf, Request[] requests) {
+    for (int j = 0; j < requests.length; j++) {
+      try {
+        shards.get(shardOf[j]).submit(requests[j]);
+      } catch (RuntimeException e) {
+        for (int k = j; k < requests.length; k++) {
+          requests[k].fail(e);
+        }
+        return;
+      }
     }
   }
 

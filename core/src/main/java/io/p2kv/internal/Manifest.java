@@ -227,7 +227,7 @@ public record Manifest(int formatVersion, int shards, String partitioner, String
     fsyncDirectory(dir);
   }
 
-  private static void fsyncDirectory(Path dir) {
+  static void fsyncDirectory(Path dir) {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);
     } catch (IOException e) {

@@ -1,9 +1,12 @@
 package io.p2kv.internal;
 
+import io.p2kv.internal.engine.EngineSnapshot;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,10 +27,39 @@ import org.slf4j.LoggerFactory;
 final class OpenIterators {
   private static final Logger LOG = LoggerFactory.getLogger(OpenIterators.class);
 
-  private final Set<StoreIterator.Cursors> open = ConcurrentHashMap.newKeySet();
+  /**
+   * The native side of something the application must close: an iterator's {@link
+   * StoreIterator.Cursors} or a snapshot's {@link StoreSnapshot.Views}.
+   */
+  interface Registered {
+    /**
+     * Frees the native resources; called by the closing store once no thread is inside any
+     * shard's reader guard and none can enter. Does not throw for an already closed one.
+     *
+     * @return true if the application had left it open
+     */
+    boolean forceClose();
+
+    /**
+     * Where it was created, when the store detects leaks; else null.
+     *
+     * @return the creation trace or null
+     */
+    Throwable createdAt();
+
+    /**
+     * What it is, for messages: "iterator" or "snapshot".
+     *
+     * @return the kind
+     */
+    String kind();
+  }
+
+  private final Set<Registered> open = ConcurrentHashMap.newKeySet();
   private final String storeName;
   private final boolean leakDetection;
   private final AtomicLong leaked = new AtomicLong();
+  private final AtomicLong leakedSnapshots = new AtomicLong();
   /** Sees every leak, with what was logged about it and its creation trace (tests). */
   private volatile BiConsumer<String, Throwable> leakListener;
   private volatile int closedByStore;
@@ -54,15 +86,30 @@ final class OpenIterators {
    * @return the iterator, registered until closed
    */
   StoreIterator open(ShardSet shards, byte[] lower, byte[] upper, boolean reverse) {
-    return StoreIterator.open(shards.forRange(lower, upper), shards.sequential(), lower, upper, reverse, this, storeName);
+    return open(shards, lower, upper, reverse, null);
   }
 
-  void add(StoreIterator.Cursors cursors) {
-    open.add(cursors);
+  /**
+   * Opens a merged iterator over a snapshot's views, or the latest state.
+   *
+   * @param shards the store's shards
+   * @param lower inclusive lower bound or null
+   * @param upper exclusive upper bound or null
+   * @param reverse true for descending order
+   * @param views the snapshot's engine views by shard index, or null for the latest state
+   * @return the iterator, registered until closed
+   */
+  StoreIterator open(ShardSet shards, byte[] lower, byte[] upper, boolean reverse, EngineSnapshot[] views) {
+    return StoreIterator.open(
+        shards.forRange(lower, upper), shards.sequential(), lower, upper, reverse, views, this, storeName);
   }
 
-  void remove(StoreIterator.Cursors cursors) {
-    open.remove(cursors);
+  void add(Registered registered) {
+    open.add(registered);
+  }
+
+  void remove(Registered registered) {
+    open.remove(registered);
   }
 
   int count() {
@@ -80,7 +127,17 @@ final class OpenIterators {
    * @return the trace, or null when leak detection is off (nothing is captured)
    */
   Throwable creationTrace() {
-    return leakDetection ? new Throwable("the leaked iterator was created here") : null;
+    return creationTrace("iterator");
+  }
+
+  /**
+   * As {@link #creationTrace()}, for an object of another kind.
+   *
+   * @param kind "iterator" or "snapshot"
+   * @return the trace, or null when leak detection is off
+   */
+  Throwable creationTrace(String kind) {
+    return leakDetection ? new Throwable("the leaked " + kind + " was created here") : null;
   }
 
   /**
@@ -90,33 +147,65 @@ final class OpenIterators {
    * @param cursors the iterator's native side, already closed
    * @param failure what freeing it threw, or null
    */
-  void leaked(StoreIterator.Cursors cursors, RuntimeException failure) {
-    long n = leaked.incrementAndGet();
+  void leaked(Registered cursors, RuntimeException failure) {
+    String kind = cursors.kind();
+    long n = kind.equals("iterator") ? leaked.incrementAndGet() : leakedSnapshots.incrementAndGet();
     try {
       if (failure != null) {
-        LOG.warn("p2kv store {}: freeing a leaked iterator failed", storeName, failure);
+        LOG.warn("p2kv store {}: freeing a leaked {} failed", storeName, kind, failure);
       }
       String message = null;
       if (leakDetection) {
         message =
-            "p2kv store " + storeName + ": an iterator was dropped without close() and was freed when the garbage"
-                + " collector found it (" + n + " so far). Close every iterator (try-with-resources).";
-        LOG.warn(message, cursors.createdAt);
+            "p2kv store " + storeName + ": " + article(kind) + " was dropped without close() and was freed when the"
+                + " garbage collector found it (" + n + " so far). Close every " + kind + " (try-with-resources).";
+        LOG.warn(message, cursors.createdAt());
       } else if (n == 1) {
         message =
-            "p2kv store " + storeName + ": an iterator was dropped without close() and was freed when the garbage"
-                + " collector found it. Close every iterator (try-with-resources). Later leaks are only counted"
-                + " (StoreStats.leakedIterators()); open the store with P2kv.Builder.leakDetection(true) to log"
-                + " where each leaked iterator was created.";
+            "p2kv store " + storeName + ": " + article(kind) + " was dropped without close() and was freed when the"
+                + " garbage collector found it. Close every " + kind + " (try-with-resources). Later leaks are only"
+                + " counted (StoreStats.leaked" + Character.toUpperCase(kind.charAt(0)) + kind.substring(1) + "s());"
+                + " open the store with P2kv.Builder.leakDetection(true) to log where each leaked " + kind
+                + " was created.";
         LOG.warn(message);
       }
       BiConsumer<String, Throwable> listener = leakListener;
       if (listener != null) {
-        listener.accept(message, cursors.createdAt);
+        listener.accept(message, cursors.createdAt());
       }
     } catch (RuntimeException e) {
       // The Cleaner would swallow it: a broken logger must not stop the reclaiming.
     }
+  }
+
+  /**
+   * The cleaner's action for something the application dropped open: closes it as the
+   * application's close would (under its lock), then counts and reports the leak. Runs on the
+   * cleaner's thread; never throws.
+   *
+   * @param dropped what was dropped
+   * @param lock the lock its close takes
+   * @param closeLocked its close, called holding the lock: true if this call closed it
+   */
+  void reclaim(Registered dropped, Lock lock, BooleanSupplier closeLocked) {
+    boolean reclaimed;
+    RuntimeException failure = null;
+    lock.lock();
+    try {
+      reclaimed = closeLocked.getAsBoolean();
+    } catch (RuntimeException e) {
+      reclaimed = true; // the state CAS came first: closed, with a native close's failure
+      failure = e;
+    } finally {
+      lock.unlock();
+    }
+    if (reclaimed) {
+      leaked(dropped, failure);
+    }
+  }
+
+  private static String article(String kind) {
+    return (kind.startsWith("i") ? "an " : "a ") + kind;
   }
 
   /**
@@ -126,6 +215,15 @@ final class OpenIterators {
    */
   long leaked() {
     return leaked.get();
+  }
+
+  /**
+   * How many snapshots the cleaner closed because the application dropped them open.
+   *
+   * @return leaked snapshots since the store opened
+   */
+  long leakedSnapshots() {
+    return leakedSnapshots.get();
   }
 
   /**
@@ -147,7 +245,7 @@ final class OpenIterators {
    */
   int forceCloseAll(Consumer<RuntimeException> failures) {
     int leftOpen = 0;
-    for (StoreIterator.Cursors it : open) {
+    for (Registered it : open) {
       try {
         if (it.forceClose()) {
           leftOpen++;

@@ -13,7 +13,7 @@ import java.util.function.UnaryOperator;
  *   <li>{@link Write}s ({@link Put}, {@link Delete}, {@link BatchWrite}, {@link Update}) merge
  *       into one engine batch (the run's updates first read their keys with one multiGet);
  *   <li>{@link Read}s ({@link Get}, {@link MultiGetPart}) merge into one engine multiGet;
- *   <li>a {@link ScanPart} and a {@link CrossShardPart} always run alone.
+ *   <li>a {@link ScanPart}, a {@link CrossShardPart} and a {@link CutPart} always run alone.
  * </ul>
  *
  * A request without a {@link Listener} belongs to a sync caller, who waits for it; otherwise the
@@ -323,6 +323,23 @@ abstract sealed class Request extends Completion {
       this.ops = ops;
       this.bytes = bytes;
       this.txn = txn;
+      this.part = part;
+    }
+  }
+
+  /**
+   * One shard's barrier of a consistent cut; its listener is the {@link Cut}. The worker that takes
+   * it waits until every shard's worker has taken its own, then runs the cut's action on its engine
+   * and completes it with the result.
+   */
+  static final class CutPart extends Request {
+    final Cut<?> cut;
+    /** The shard, and the index of this part in its cut. */
+    final int part;
+
+    CutPart(Cut<?> cut, int part) {
+      super(cut);
+      this.cut = cut;
       this.part = part;
     }
   }

@@ -1,6 +1,7 @@
 package io.p2kv.internal;
 
 import io.p2kv.IdleMode;
+import io.p2kv.P2kvException;
 import io.p2kv.QueueFullException;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.ShardStats;
@@ -12,7 +13,9 @@ import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.WriteProfile;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
@@ -217,6 +220,50 @@ final class Shard {
 
   void exitDirect() {
     readers.exit();
+  }
+
+  /**
+   * Frees native objects of an iterator or a snapshot, one per shard, each inside its shard's
+   * reader guard and at most once (whoever sets its slot in {@code released} frees it). A shard
+   * whose guard refuses entry (the store is closing or failed) is skipped: the store's close frees
+   * what is left. A failure to free one is thrown after the others were tried.
+   *
+   * @param shards the shards, one per slot
+   * @param objects the objects by slot; null where there is none (nothing to free, no guard)
+   * @param released 1 where the object was freed
+   * @param free frees one object
+   * @return true if every object is freed now
+   */
+  static <T> boolean releaseEach(Shard[] shards, T[] objects, AtomicIntegerArray released, Consumer<T> free) {
+    boolean all = true;
+    RuntimeException first = null;
+    for (int i = 0; i < shards.length; i++) {
+      if (objects[i] == null || released.get(i) != 0) {
+        continue;
+      }
+      Shard s = shards[i];
+      try {
+        s.enterDirect();
+      } catch (P2kvException notOpen) {
+        all = false;
+        continue;
+      }
+      try {
+        if (released.compareAndSet(i, 0, 1)) {
+          free.accept(objects[i]);
+        }
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        }
+      } finally {
+        s.exitDirect();
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+    return all;
   }
 
   /** Waits until no caller is inside the engine (the store is already marked closed). */

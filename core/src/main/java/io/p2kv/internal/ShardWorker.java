@@ -68,6 +68,10 @@ import org.jctools.queues.MpscArrayQueue;
  * #doWork} takes nothing from the queue and returns 0 until the batch is decided; the idle
  * strategy does the waiting, and the coordinator's decision wakes it like a new request would.
  *
+ * <p>The same holds at the barrier of a consistent cut ({@link Cut}): from taking its {@link
+ * Request.CutPart} until every worker has taken its own, {@code doWork} takes nothing and returns
+ * 0; then the worker runs the cut's action on its engine and goes on.
+ *
  * <h2>Concurrency</h2>
  * Everything here runs on the worker thread (or, in tests, on the thread of an {@code
  * AgentInvoker}). Counters are single-writer ({@link WorkerCounters}), read from any thread.
@@ -107,6 +111,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private final Completion[] syncRun;
   private final Object[] syncResults;
   private final ArrayList<byte[]> keys = new ArrayList<>();
+  /** The cut whose barrier this worker waits at, or null. */
+  private Request.CutPart atCut;
 
   /** Overlay value: the key is absent. Compared by identity. */
   private static final byte[] ABSENT = new byte[0];
@@ -195,19 +201,26 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
         }
         done++;
       }
+      if (atCut != null) {
+        if (!atCut.cut.isReleased()) {
+          return 0;
+        }
+        leaveCut();
+        done++;
+      }
       Throwable storeFailure = store.failure();
       if (storeFailure != null) {
         done += failQueued(storeFailure);
       } else {
         Request r;
-        while (done < DUTY_CYCLE_LIMIT && !participant.isWaiting() && (r = queue.relaxedPoll()) != null) {
+        while (done < DUTY_CYCLE_LIMIT && !participant.isWaiting() && atCut == null && (r = queue.relaxedPoll()) != null) {
           done += run(r);
         }
       }
     } catch (Throwable fatal) {
       dieOf(fatal);
     }
-    if (stopRequested && !participant.isWaiting() && queue.isEmpty()) {
+    if (stopRequested && !participant.isWaiting() && atCut == null && queue.isEmpty()) {
       terminate();
     }
     return done;
@@ -216,7 +229,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   /** For the idle strategy's last check before parking. */
   @Override
   public boolean hasWork() {
-    return !queue.isEmpty() || participant.isDecided() || stopRequested;
+    Request.CutPart cut = atCut;
+    return !queue.isEmpty() || participant.isDecided() || stopRequested || (cut != null && cut.cut.isReleased());
   }
 
   private int run(Request r) {
@@ -228,6 +242,11 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     }
     if (r instanceof Request.ScanPart scan) {
       return runScan(scan);
+    }
+    if (r instanceof Request.CutPart cut) {
+      atCut = cut;
+      cut.cut.arrive(cut.part, signal);
+      return 1;
     }
     participant.prepare((Request.CrossShardPart) r);
     return 1;
@@ -601,6 +620,33 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       }
     }
     return out;
+  }
+
+  // ---------------------------------------------------------------- consistent cuts
+
+  /**
+   * Leaves the barrier of a released cut: runs its action on the engine (unless the cut was
+   * cancelled) and completes the part.
+   */
+  private void leaveCut() {
+    Request.CutPart part = atCut;
+    atCut = null;
+    Throwable cancelled = part.cut.cancelCause();
+    if (cancelled != null) {
+      part.fail(cancelled);
+      return;
+    }
+    Object result;
+    try {
+      result = part.cut.runAction(shard, engine);
+    } catch (EngineException e) {
+      part.fail(Errors.shardFailed(shard, e));
+      return;
+    } catch (RuntimeException | Error e) {
+      part.fail(e);
+      throw e;
+    }
+    part.complete(result);
   }
 
   // ---------------------------------------------------------------- completion

@@ -58,6 +58,7 @@ public final class StoreCore implements AutoCloseable {
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
   private final OpenIterators iterators;
+  private final Cuts cuts;
   /** Null when latency recording is off. */
   private final LatencyRecorder latency;
   private final EngineFactory engineFactory;
@@ -97,6 +98,7 @@ public final class StoreCore implements AutoCloseable {
     this.engineFactory = engineFactory;
     this.lock = lock;
     this.iterators = new OpenIterators(name, leakDetection);
+    this.cuts = new Cuts(dir, shards, state, crossShard, iterators, this::flush);
   }
 
   void attach(JmxRegistration jmx, SeparationTuner tuner) {
@@ -394,7 +396,7 @@ public final class StoreCore implements AutoCloseable {
     if (limit <= StoreIterator.SESSION_PAIRS) {
       // The common short read: no registration, one guard session (StoreIterator.readOnce).
       List<KeyValue> out = new ArrayList<>(limit);
-      StoreIterator.readOnce(shards.forRange(lower, upper), shards.sequential(), lower, upper, out, limit, name);
+      StoreIterator.readOnce(shards.forRange(lower, upper), shards.sequential(), lower, upper, out, limit, null, name);
       return out;
     }
     List<KeyValue> out = new ArrayList<>(Math.min(limit, 1024));
@@ -445,12 +447,51 @@ public final class StoreCore implements AutoCloseable {
   }
 
   /**
+   * How many snapshots the cleaner closed because the application dropped them open (tests).
+   *
+   * @return leaked snapshots
+   */
+  public long leakedSnapshots() {
+    return iterators.leakedSnapshots();
+  }
+
+  /**
    * How many iterators the application had left open when {@link #close()} ran (tests).
    *
    * @return iterators force-closed by close
    */
   public int iteratorsClosedByClose() {
     return iterators.closedByStore();
+  }
+
+  // ---------------------------------------------------------------- consistent cuts
+
+  /**
+   * A consistent snapshot of every shard (see {@link Cuts}).
+   *
+   * @return the snapshot, registered until closed
+   */
+  public StoreSnapshot snapshot() {
+    return cuts.snapshot();
+  }
+
+  /**
+   * Writes a consistent, openable copy of the store (see {@link Cuts}).
+   *
+   * @param target absent or an empty directory, outside the store
+   */
+  public void checkpoint(Path target) {
+    cuts.checkpoint(target);
+  }
+
+  /**
+   * Adds a consistent backup of the store to a backup directory (see {@link Cuts}).
+   *
+   * @param backupDir the backup directory, created if absent
+   * @return the new backup
+   */
+  public io.p2kv.BackupInfo backup(Path backupDir) {
+    return cuts.backup(backupDir);
   }
 
   // ---------------------------------------------------------------- stats and tools
@@ -465,7 +506,7 @@ public final class StoreCore implements AutoCloseable {
     for (Shard s : shards.all()) {
       list.add(s.snapshot());
     }
-    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked(), cacheStats());
+    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked(), cacheStats(), iterators.leakedSnapshots());
   }
 
   private io.p2kv.CacheStats cacheStats() {
@@ -554,8 +595,9 @@ public final class StoreCore implements AutoCloseable {
    *   <li>Stop the value-separation tuner: no {@code setOptions} may reach an engine being closed.
    *   <li>Wait until no caller is inside a reader guard (direct reads, iterator steps, stats):
    *       after this nothing on a caller's thread touches an engine.
-   *   <li>Free the iterators the application left open, logging how many: safe because of step 2,
-   *       even if a thread is in the middle of {@code next()}, which then fails at its next guard.
+   *   <li>Free the iterators and snapshots the application left open, logging how many: safe
+   *       because of step 2, even if a thread is in the middle of {@code next()} or a snapshot
+   *       read, which then fails at its next guard.
    *   <li>Stop the workers: each executes what is still queued, then ends (all are asked first, so
    *       they drain in parallel); then free each worker's engine batch.
    *   <li>Close the engines, newest first (each frees any iterator it still tracks, then its DB).
@@ -623,7 +665,7 @@ public final class StoreCore implements AutoCloseable {
       }
       int leftOpen = iterators.forceCloseAll(failures::add); // 5
       if (leftOpen > 0) {
-        LOG.warn("p2kv store {}: closed {} iterator(s) the application left open", dir, leftOpen);
+        LOG.warn("p2kv store {}: closed {} iterator(s) and snapshot(s) the application left open", dir, leftOpen);
       }
       for (Shard s : shards.all()) {
         s.requestStop(); // 6

@@ -1,11 +1,11 @@
 package io.p2kv.internal;
 
 import io.p2kv.KeyValue;
-import io.p2kv.P2kvException;
 import io.p2kv.StoreClosedException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
+import io.p2kv.internal.engine.EngineSnapshot;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
@@ -111,6 +111,8 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   private final Partitioner sequential;
   private final byte[] lower;
   private final byte[] upper;
+  /** A snapshot's views, by shard index, to read instead of the latest state; or null. */
+  private final EngineSnapshot[] views;
   private final String storeName;
   /** {@link Cursors#lock}. */
   private final ReentrantLock lock;
@@ -129,9 +131,11 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       byte[] lower,
       byte[] upper,
       boolean reverse,
+      EngineSnapshot[] views,
       OpenIterators registry,
       String storeName) {
     this.natives = new Cursors(shards, registry, registry == null ? null : registry.creationTrace());
+    this.views = views;
     this.shards = shards;
     this.sequential = sequential;
     this.cursors = natives.engineIterators;
@@ -156,6 +160,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
    * @param lower inclusive lower bound or null
    * @param upper exclusive upper bound or null
    * @param reverse true to iterate from the largest key down
+   * @param views a snapshot's engine views, by shard index, or null to read the latest state
    * @param registry the store's open iterators; this one's {@link Cursors} are added before any
    *     native resource exists, removed when closed; the iterator is also watched by the {@link
    *     LeakCleaner}
@@ -168,10 +173,12 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       byte[] lower,
       byte[] upper,
       boolean reverse,
+      EngineSnapshot[] views,
       OpenIterators registry,
       String storeName) {
     StoreIterator it =
-        new StoreIterator(shards, sequential, lower, upper, reverse, shards.length == 0 ? null : registry, storeName);
+        new StoreIterator(
+            shards, sequential, lower, upper, reverse, views, shards.length == 0 ? null : registry, storeName);
     if (shards.length == 0) {
       return it;
     }
@@ -205,17 +212,25 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
    * @param upper exclusive upper bound or null
    * @param out the list to fill
    * @param limit most pairs, at most {@link #SESSION_PAIRS}
+   * @param views a snapshot's engine views, by shard index, or null to read the latest state
    * @param storeName for messages
    */
   static void readOnce(
-      Shard[] shards, Partitioner sequential, byte[] lower, byte[] upper, List<KeyValue> out, int limit, String storeName) {
+      Shard[] shards,
+      Partitioner sequential,
+      byte[] lower,
+      byte[] upper,
+      List<KeyValue> out,
+      int limit,
+      EngineSnapshot[] views,
+      String storeName) {
     if (limit > SESSION_PAIRS) {
       throw new IllegalArgumentException("one-shot reads hold at most " + SESSION_PAIRS + " pairs: " + limit);
     }
     if (shards.length == 0) {
       return;
     }
-    StoreIterator it = new StoreIterator(shards, sequential, lower, upper, false, null, storeName);
+    StoreIterator it = new StoreIterator(shards, sequential, lower, upper, false, views, null, storeName);
     it.enterAll();
     try {
       boolean read = false;
@@ -555,7 +570,8 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     if (stepHow == CREATE) {
       // Forward iteration only moves up from a seek clamped to the lower bound, so only the upper
       // bound is native; without one the engine can hand out a pooled, refreshed iterator.
-      cursors[i] = engine.newIterator(reverse ? lower : null, upper);
+      byte[] from = reverse ? lower : null;
+      cursors[i] = views == null ? engine.newIterator(from, upper) : views[shards[i].index].newIterator(from, upper);
       return;
     }
     EngineIterator c = cursors[i];
@@ -626,7 +642,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
    * can hold them without keeping the iterator reachable. As the cleaner's action ({@link #run()})
    * they free themselves when the iterator was dropped without a close.
    */
-  static final class Cursors implements Runnable {
+  static final class Cursors implements Runnable, OpenIterators.Registered {
     private static final VarHandle STATE;
 
     static {
@@ -648,7 +664,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     /** The store's open iterators; null for a one-shot read or an empty range (never registered). */
     private final OpenIterators registry;
     /** Where the iterator was created, when the store detects leaks; else null. */
-    final Throwable createdAt;
+    private final Throwable createdAt;
 
     Cursors(Shard[] shards, OpenIterators registry, Throwable createdAt) {
       this.shards = shards;
@@ -665,22 +681,8 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
      */
     @Override
     public void run() {
-      if (state != OPEN) {
-        return;
-      }
-      boolean reclaimed = false;
-      RuntimeException failure = null;
-      lock.lock();
-      try {
-        reclaimed = closeLocked();
-      } catch (RuntimeException e) {
-        reclaimed = true; // the state CAS came first: closed, with an engine iterator's failure
-        failure = e;
-      } finally {
-        lock.unlock();
-      }
-      if (reclaimed) {
-        registry.leaked(this, failure);
+      if (state == OPEN) {
+        registry.reclaim(this, lock, this::closeLocked);
       }
     }
 
@@ -695,6 +697,16 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
         return true;
       }
       return false;
+    }
+
+    @Override
+    public Throwable createdAt() {
+      return createdAt;
+    }
+
+    @Override
+    public String kind() {
+      return "iterator";
     }
 
     /** A failed open: free what was created, keep the open failure's exception. */
@@ -713,26 +725,7 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
      * in the registry.
      */
     private void releaseAll() {
-      boolean all = true;
-      for (int i = 0; i < engineIterators.length; i++) {
-        if (engineIterators[i] == null || released.get(i) != 0) {
-          continue;
-        }
-        Shard s = shards[i];
-        try {
-          s.enterDirect();
-        } catch (P2kvException notOpen) {
-          all = false;
-          continue;
-        }
-        try {
-          if (released.compareAndSet(i, 0, 1)) {
-            engineIterators[i].close();
-          }
-        } finally {
-          s.exitDirect();
-        }
-      }
+      boolean all = Shard.releaseEach(shards, engineIterators, released, EngineIterator::close);
       if (all && registry != null) {
         registry.remove(this);
       }
@@ -745,7 +738,8 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
      *
      * @return true if the application had left this iterator open
      */
-    boolean forceClose() {
+    @Override
+    public boolean forceClose() {
       boolean wasOpen = STATE.compareAndSet(this, OPEN, FORCE_CLOSED);
       for (int i = 0; i < engineIterators.length; i++) {
         EngineIterator c = engineIterators[i];

@@ -47,6 +47,7 @@ public final class StoreOpener {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw new P2kvException("store path " + dir + " is a file, not a directory: open a directory (empty or absent for a new store)");
     }
+    StoreCopy.checkComplete(dir);
     if (Files.isDirectory(dir) && !Files.exists(dir.resolve(Manifest.FILE_NAME)) && !Files.exists(dir.resolve(StoreLock.FILE_NAME))) {
       // Refuse a directory that is not a store before creating anything in it (a LOCK file means
       // p2kv made it, so the checks wait until the lock is held).

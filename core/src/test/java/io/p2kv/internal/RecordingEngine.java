@@ -6,6 +6,7 @@ import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
+import io.p2kv.internal.engine.EngineSnapshot;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -178,7 +179,11 @@ class RecordingEngine implements Engine, EngineAdmin {
   @Override
   public synchronized EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
     calls.add("iterator");
-    NavigableMap<byte[], byte[]> view = new TreeMap<>(ordered);
+    return iterator(new TreeMap<>(ordered), lowerInclusive, upperExclusive);
+  }
+
+  private static EngineIterator iterator(NavigableMap<byte[], byte[]> data, byte[] lowerInclusive, byte[] upperExclusive) {
+    NavigableMap<byte[], byte[]> view = data;
     if (lowerInclusive != null) {
       view = view.tailMap(lowerInclusive, true);
     }
@@ -186,6 +191,47 @@ class RecordingEngine implements Engine, EngineAdmin {
       view = view.headMap(upperExclusive, false);
     }
     return new SnapshotIterator(view);
+  }
+
+  @Override
+  public synchronized EngineSnapshot snapshot() {
+    calls.add("snapshot");
+    NavigableMap<byte[], byte[]> copy = new TreeMap<>(ordered);
+    return new EngineSnapshot() {
+      @Override
+      public byte[] get(byte[] key) {
+        return copy.get(key);
+      }
+
+      @Override
+      public List<byte[]> multiGet(List<byte[]> keys) {
+        List<byte[]> out = new ArrayList<>();
+        for (byte[] key : keys) {
+          out.add(copy.get(key));
+        }
+        return out;
+      }
+
+      @Override
+      public EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive) {
+        return iterator(copy, lowerInclusive, upperExclusive);
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Override
+  public Checkpoint beginCheckpoint() {
+    calls.add("checkpoint");
+    return new Checkpoint() {
+      @Override
+      public void writeTo(java.nio.file.Path target) {}
+
+      @Override
+      public void close() {}
+    };
   }
 
   /** An iterator over a copy of the data taken when it was created. */

@@ -14,6 +14,7 @@ import io.p2kv.QueueFullPolicy;
 import io.p2kv.ShardFailedException;
 import io.p2kv.StoreFailedException;
 import io.p2kv.UpdateFunctionException;
+import io.p2kv.internal.engine.EngineSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -29,15 +30,19 @@ import org.junit.jupiter.api.Test;
 class ShardWorkerTest {
   private final RecordingEngine engine = new RecordingEngine();
   private final StoreState state = new StoreState("test");
-  private final StripeVersions versions = new StripeVersions(1);
+  private final StripeVersions versions = new StripeVersions(2); // the cut tests use shards 0 and 1
 
   private Shard shard(int maxBatch, long maxBatchBytes) {
     return shard(engine, maxBatch, maxBatchBytes);
   }
 
   private Shard shard(RecordingEngine engine, int maxBatch, long maxBatchBytes) {
+    return shard(0, engine, maxBatch, maxBatchBytes);
+  }
+
+  private Shard shard(int index, RecordingEngine engine, int maxBatch, long maxBatchBytes) {
     return new Shard(
-        0,
+        index,
         engine,
         state,
         new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxBatchBytes),
@@ -473,5 +478,65 @@ class ShardWorkerTest {
     assertInstanceOf(ShardFailedException.class, assertThrows(Exception.class, p::join).getCause());
     assertEquals(2, shard.worker.counters().failedRequests);
     assertNull(engine.data.get("[1]"));
+  }
+
+  // ---------------------------------------------------------------- consistent cuts
+
+  private static Cut<EngineSnapshot> snapshotCut(int shards) {
+    return new Cut<>(shards, (shard, engine) -> engine.snapshot(), (view, shard) -> view.close());
+  }
+
+  @Test
+  void shouldHoldEachWorkerAtACutUntilEveryWorkerArrivedAndRunTheActionBeforeLaterRequests() {
+    RecordingEngine other = new RecordingEngine();
+    Shard a = shard(0, engine, 32, 1 << 20);
+    Shard b = shard(1, other, 32, 1 << 20);
+    Cut<EngineSnapshot> cut = snapshotCut(2);
+    Request.CutPart[] parts = cut.parts();
+    a.submit(put(b(1), b(1), f()));
+    a.submit(parts[0]);
+    FutureListener<Void> after = f();
+    a.submit(put(b(2), b(2), after));
+    b.submit(put(b(3), b(3), f()));
+    b.submit(parts[1]);
+    AgentInvoker onA = invoker(a);
+    AgentInvoker onB = invoker(b);
+
+    assertEquals(2, onA.invoke(), "the put, then the barrier");
+    assertEquals(0, onA.invoke(), "waiting at the barrier: no work, nothing taken from the queue");
+    assertEquals(List.of("put"), engine.calls);
+    assertTrue(!after.isDone(), "the put behind the barrier waits");
+
+    assertEquals(2, onB.invoke(), "the last arrival releases the barrier");
+    onB.invoke();
+    assertEquals(List.of("put", "snapshot"), other.calls);
+
+    onA.invoke();
+    assertEquals(List.of("put", "snapshot", "put"), engine.calls, "the view is taken before the later put");
+    assertTrue(after.isDone());
+    List<EngineSnapshot> views = cut.await();
+    assertArrayEquals(b(1), views.get(0).get(b(1)));
+    assertNull(views.get(0).get(b(2)), "a write queued behind the barrier is not in the cut");
+    assertArrayEquals(b(3), views.get(1).get(b(3)));
+  }
+
+  @Test
+  void shouldReleaseTheWaitingWorkersWhenABarrierCannotBeEnqueued() {
+    Shard a = shard(0, engine, 32, 1 << 20);
+    Cut<EngineSnapshot> cut = snapshotCut(2);
+    Request.CutPart[] parts = cut.parts();
+    a.submit(parts[0]);
+    FutureListener<Void> after = f();
+    a.submit(put(b(2), b(2), after));
+    AgentInvoker onA = invoker(a);
+    assertEquals(1, onA.invoke());
+    assertEquals(0, onA.invoke());
+
+    parts[1].fail(new io.p2kv.QueueFullException("queue of shard 1 is full")); // what submitAll does
+
+    onA.invoke();
+    assertEquals(List.of("put"), engine.calls, "a cancelled cut runs no action; the queue goes on");
+    assertTrue(after.isDone());
+    assertThrows(io.p2kv.QueueFullException.class, cut::await);
   }
 }

@@ -174,6 +174,17 @@ class ExamplesTest {
   }
 
   @Test
+  void snapshotsAndBackupsShouldShowTheSameTotalInEveryCut() throws Exception {
+    String out = run(SnapshotsAndBackups::main, tmp.resolve("cuts"));
+
+    assertTrue(out.contains("snapshot total: 8000\n"), out);
+    assertTrue(out.contains("all copied\n") && out.contains("backup 3: ") && out.contains("incremental\n"), out);
+    assertTrue(out.contains("deleted backups [1]\n"), out);
+    assertTrue(out.contains("backup 2 verified\nbackup 3 verified\n"), out);
+    assertTrue(out.contains("checkpoint total: 8000\n") && out.contains("restored total: 8000\n"), out);
+  }
+
+  @Test
   void examplesShouldDeleteTheTemporaryStoreTheyCreateWhenGivenNoDirectory() throws Exception {
     ExampleDir dir = ExampleDir.fromArgs(new String[0], "p2kv-example-test");
     assertTrue(dir.temporary());
@@ -191,7 +202,8 @@ class ExamplesTest {
           .filter(p -> !p.getFileName().toString().equals("package-info.java"))
           .toList();
     }
-    for (String name : List.of("Quickstart", "AsyncPipeline", "Tuning", "OrderedScan", "AtomicTransfer", "LargeValues", "Updates")) {
+    for (String name : List.of("Quickstart", "AsyncPipeline", "Tuning", "OrderedScan", "AtomicTransfer", "LargeValues",
+        "Updates", "SnapshotsAndBackups")) {
       assertTrue(examples.contains(sources.resolve(name + ".java")), name + " in " + examples);
     }
     for (Path p : examples) {

@@ -41,9 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashTest {
   @TempDir Path tmp;
 
-  private static void awaitReadyThenKill(Process child, CountDownLatch ready, Random rnd, int cycle) throws InterruptedException {
+  private static void awaitReadyThenKill(Process child, CountDownLatch ready, Random rnd, int cycle, int maxDelayMillis)
+      throws InterruptedException {
     assertTrue(ready.await(60, TimeUnit.SECONDS), "child opened the store (cycle " + cycle + ")");
-    Thread.sleep(50 + rnd.nextInt(400)); // the kill lands at a random moment of the workload
+    Thread.sleep(50 + rnd.nextInt(maxDelayMillis)); // the kill lands at a random moment of the workload
     // SIGKILL through the process handle: Process.destroyForcibly() would also close our end of
     // the child's stdout and lose acknowledgements still in the pipe.
     child.toHandle().destroyForcibly();
@@ -79,16 +80,127 @@ class CrashTest {
   @Test
   void shouldNeverLoseAnAcknowledgedDurableWriteNorTearACrossShardBatchAcrossKills() throws Exception {
     TestSeeds.run(getClass(), "shouldNeverLoseAnAcknowledgedDurableWriteNorTearACrossShardBatchAcrossKills",
-        this::shouldNeverLoseAnAcknowledgedDurableWriteNorTearACrossShardBatchAcrossKills);
+        seed -> crashCycles(seed, null));
+  }
+
+  /**
+   * The same kills while the child takes checkpoints back to back: besides the source's checks,
+   * every finished checkpoint opens with the accounts' total, and every interrupted one is refused
+   * as incomplete (never opened as a partial store); at least one kill must have interrupted one.
+   */
+  @Test
+  void shouldLeaveInterruptedCheckpointsRefusedAndFinishedOnesConsistentAcrossKills() throws Exception {
+    TestSeeds.run(getClass(), "shouldLeaveInterruptedCheckpointsRefusedAndFinishedOnesConsistentAcrossKills",
+        seed -> crashCycles(seed, "checkpoints"));
+  }
+
+  /**
+   * The same kills while the child adds backups back to back (keeping the last 3): after every
+   * kill, the last backup the child reported is still listed, every listed backup verifies, and
+   * the newest restores as a store with the accounts' total; at least one kill must have
+   * interrupted a backup.
+   */
+  @Test
+  void shouldKeepCompletedBackupsRestorableAcrossKillsDuringBackups() throws Exception {
+    TestSeeds.run(getClass(), "shouldKeepCompletedBackupsRestorableAcrossKillsDuringBackups",
+        seed -> crashCycles(seed, "backups"));
+  }
+
+  /**
+   * Checks the backup directory after a kill.
+   *
+   * @return 1 if the kill interrupted a backup (it left a staged checkpoint or unpublished files)
+   */
+  private static int checkBackups(Path backups, Path store, Set<String> reported, long expectedTotal, int cycle, Path tmp)
+      throws Exception {
+    boolean interrupted =
+        java.nio.file.Files.exists(store.resolve(".backup-staging")) || unpublished(backups);
+    List<io.p2kv.BackupInfo> listed = P2kv.listBackups(backups);
+    long lastReported = reported.stream().mapToLong(Long::parseLong).max().orElse(0);
+    assertTrue(listed.stream().anyMatch(b -> b.id() == lastReported) || lastReported == 0,
+        "the last backup reported done (" + lastReported + ") is listed after kill " + cycle + ": " + listed);
+    for (io.p2kv.BackupInfo b : listed) {
+      P2kv.verifyBackup(backups, b.id());
+    }
+    if (!listed.isEmpty()) {
+      Path restored = tmp.resolve("restored-" + cycle);
+      P2kv.restoreLatest(backups, restored);
+      try (P2kv r = CrashWorkload.open(restored)) {
+        assertEquals(expectedTotal, CrashWorkload.total(r), "total in the newest backup after kill " + cycle);
+      }
+      deleteTree(restored);
+    }
+    return interrupted ? 1 : 0;
+  }
+
+  /** Whether a backup directory holds files of a backup that was never published. */
+  private static boolean unpublished(Path backups) throws Exception {
+    Path priv = backups.resolve("private");
+    if (!java.nio.file.Files.isDirectory(priv)) {
+      return false;
+    }
+    try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(backups)) {
+      if (walk.anyMatch(p -> p.getFileName().toString().endsWith(".tmp"))) {
+        return true;
+      }
+    }
+    try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(priv)) {
+      return list.anyMatch(p -> !java.nio.file.Files.exists(backups.resolve("meta").resolve(p.getFileName())));
+    }
+  }
+
+  /**
+   * Checks the copies one cycle's child made: each reported one must open with the total; each
+   * unreported one either finished just before the kill (then it opens with the total too) or is
+   * refused as incomplete. Deletes them after.
+   *
+   * @return how many were refused as incomplete
+   */
+  private static int checkCheckpoints(Path target, Set<String> reported, long expectedTotal, int cycle) throws Exception {
+    int incomplete = 0;
+    List<Path> copies;
+    try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(target)) {
+      copies = list.sorted().toList();
+    }
+    for (Path copy : copies) {
+      String name = copy.getFileName().toString();
+      if (name.startsWith(".")) {
+        // A copy's directory made aside before it is renamed into place, or set aside to be
+        // deleted: p2kv's leftover, never a target (a kill may leave it before its marker).
+        incomplete++;
+        deleteTree(copy);
+        continue;
+      }
+      try (P2kv cp = CrashWorkload.open(copy)) {
+        assertEquals(expectedTotal, CrashWorkload.total(cp), "total in checkpoint " + name + " after kill " + cycle);
+      } catch (io.p2kv.StoreCorruptedException e) {
+        assertTrue(!reported.contains(name), "checkpoint " + name + " was reported finished but is refused: " + e);
+        assertTrue(e.getMessage().contains("incomplete copy"), "refused clearly: " + e.getMessage());
+        incomplete++;
+      }
+      deleteTree(copy);
+    }
+    return incomplete;
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.delete(p);
+      }
+    }
   }
 
   /**
    * The seed times the kills; the child of cycle {@code c} runs its workload with seed {@code seed + c}
    * (distinct per cycle, so its keys, which carry it, are never written twice).
    */
-  private void shouldNeverLoseAnAcknowledgedDurableWriteNorTearACrossShardBatchAcrossKills(long seed) throws Exception {
+  private void crashCycles(long seed, String cuts) throws Exception {
     int cycles = Integer.getInteger("p2kv.crash.cycles", 30);
     Path dir = tmp.resolve("store");
+    Path cutsDir = java.nio.file.Files.createDirectories(tmp.resolve("cuts"));
+    int incompleteCopies = 0;
+    int finishedCopies = 0;
     CrashWorkload.initAccounts(dir);
     Map<String, String> acknowledged = new LinkedHashMap<>();
     Set<String> deleted = new HashSet<>();
@@ -100,12 +212,14 @@ class CrashTest {
     long totalAppendAcks = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
       Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-      Process child =
-          new ProcessBuilder(
-                  java.toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                  CrashWorkload.class.getName(), dir.toString(), String.valueOf(seed + cycle))
-              .redirectError(ProcessBuilder.Redirect.DISCARD)
-              .start();
+      List<String> command =
+          new ArrayList<>(List.of(
+              java.toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+              CrashWorkload.class.getName(), dir.toString(), String.valueOf(seed + cycle)));
+      if (cuts != null) {
+        command.addAll(List.of(cuts, cutsDir.toString()));
+      }
+      Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       CountDownLatch ready = new CountDownLatch(1);
       Map<String, String> cycleAcks = new LinkedHashMap<>();
       Set<String> cycleDeletes = new HashSet<>();
@@ -114,6 +228,7 @@ class CrashTest {
       Map<String, Long> largestIncrementAck = new java.util.concurrent.ConcurrentHashMap<>();
       Map<String, Integer> lastAppendIssued = new java.util.concurrent.ConcurrentHashMap<>();
       Map<String, Integer> lastAppendAck = new java.util.concurrent.ConcurrentHashMap<>();
+      Set<String> cycleCopies = Collections.synchronizedSet(new HashSet<>());
       List<String> transcript = Collections.synchronizedList(new ArrayList<>());
       java.util.concurrent.atomic.AtomicReference<Exception> readFailure = new java.util.concurrent.atomic.AtomicReference<>();
       Thread reader = new Thread(() -> {
@@ -133,6 +248,7 @@ class CrashTest {
               case "INC" -> largestIncrementAck.merge(f[1], Long.parseLong(f[2]), Math::max);
               case "APPENDING" -> lastAppendIssued.merge(f[1], Integer.parseInt(f[2]), Math::max);
               case "APPENDED" -> lastAppendAck.merge(f[1], Integer.parseInt(f[2]), Math::max);
+              case "CHECKPOINT", "BACKUP" -> cycleCopies.add(f[1]);
               default -> throw new IllegalStateException("unexpected line " + line);
             }
           }
@@ -142,7 +258,8 @@ class CrashTest {
       });
       reader.start();
       try {
-        awaitReadyThenKill(child, ready, rnd, cycle);
+        // Copies take a while: let the child finish some and be killed in the middle of others.
+        awaitReadyThenKill(child, ready, rnd, cycle, cuts == null ? 400 : 2000);
       } finally {
         if (child.isAlive()) {
           child.toHandle().destroyForcibly(); // never leave a writer behind, whatever failed
@@ -156,14 +273,16 @@ class CrashTest {
       cycleInFlightDeletes.removeAll(cycleDeletes);
       totalAcks += cycleAcks.size();
 
+      if ("backups".equals(cuts)) {
+        incompleteCopies += checkBackups(cutsDir, dir, cycleCopies, expectedTotal, cycle, tmp);
+        finishedCopies += cycleCopies.size();
+      } else if (cuts != null) {
+        int refused = checkCheckpoints(cutsDir, cycleCopies, expectedTotal, cycle);
+        incompleteCopies += refused;
+        finishedCopies += cycleCopies.size();
+      }
       try (P2kv store = CrashWorkload.open(dir)) {
-        long total = 0;
-        for (int t = 0; t < CrashWorkload.TRANSFER_THREADS; t++) {
-          for (int a = 0; a < CrashWorkload.ACCOUNTS_PER_THREAD; a++) {
-            total += CrashWorkload.amount(store.get(CrashWorkload.account(t, a)));
-          }
-        }
-        assertEquals(expectedTotal, total, "no cross-shard transfer is torn after kill " + cycle);
+        assertEquals(expectedTotal, CrashWorkload.total(store), "no cross-shard transfer is torn after kill " + cycle);
         List<String> lost = new ArrayList<>();
         int present = 0;
         for (Map.Entry<String, String> e : cycleAcks.entrySet()) {
@@ -236,5 +355,10 @@ class CrashTest {
     assertTrue(totalIncrementAcks > 0 && totalAppendAcks > 0, "increments and updates were acknowledged");
     System.out.printf("crash test: %d kills, %d acknowledged puts, %d appending updates checked; counters at %s%n",
         cycles, totalAcks, totalAppendAcks, Arrays.toString(counterBase));
+    if (cuts != null) {
+      System.out.printf("crash test: %d %s finished, %d interrupted by a kill%n", finishedCopies, cuts, incompleteCopies);
+      assertTrue(finishedCopies > 0, "the child finished some " + cuts);
+      assertTrue(incompleteCopies > 0, "some kill interrupted one of the " + cuts);
+    }
   }
 }

@@ -29,7 +29,10 @@ import java.util.Random;
  * </ul>
  *
  * Transfer threads move money between the accounts they own, with cross-shard batches; the total
- * over all accounts never changes. Args: {@code dir seed}.
+ * over all accounts never changes. Args: {@code dir seed [checkpoints|backups TARGET]}: with the
+ * last two, one more thread takes checkpoints into {@code TARGET/cp-<seed>-<n>} back to back and
+ * reports each finished one as {@code CHECKPOINT <name>;}, or adds backups to the backup directory
+ * {@code TARGET} back to back, keeping the last 3, and reports each as {@code BACKUP <id>;}.
  */
 public final class CrashWorkload {
   static final int SHARDS = 4;
@@ -62,6 +65,17 @@ public final class CrashWorkload {
     return ByteBuffer.wrap(v).getLong();
   }
 
+  /** The sum over all accounts, which transfers never change. */
+  static long total(P2kv store) {
+    long total = 0;
+    for (int t = 0; t < TRANSFER_THREADS; t++) {
+      for (int a = 0; a < ACCOUNTS_PER_THREAD; a++) {
+        total += amount(store.get(account(t, a)));
+      }
+    }
+    return total;
+  }
+
   /** Creates the accounts, once, before the first crash cycle. */
   static void initAccounts(Path dir) {
     try (P2kv store = open(dir)) {
@@ -84,7 +98,10 @@ public final class CrashWorkload {
       out.println("READY;");
       out.flush();
     }
-    Thread[] threads = new Thread[TRANSFER_THREADS + 2 + COUNTER_THREADS + 1];
+    Thread[] threads = new Thread[TRANSFER_THREADS + 2 + COUNTER_THREADS + 1 + (args.length > 3 ? 1 : 0)];
+    if (args.length > 3) {
+      threads[threads.length - 1] = new Thread(() -> takeCuts(store, args[2], Path.of(args[3]), seed, out));
+    }
     for (int t = 0; t < TRANSFER_THREADS; t++) {
       int thread = t;
       threads[t] = new Thread(() -> {
@@ -145,7 +162,7 @@ public final class CrashWorkload {
     }
     String log = "log-" + seed;
     byte[] logKey = log.getBytes(StandardCharsets.UTF_8);
-    threads[threads.length - 1] = new Thread(() -> {
+    threads[TRANSFER_THREADS + 2 + COUNTER_THREADS] = new Thread(() -> {
       for (int n = 0; ; n++) {
         int next = n;
         report(out, "APPENDING " + log + " " + n + ";");
@@ -168,6 +185,25 @@ public final class CrashWorkload {
 
   static String counter(int c) {
     return "ctr-" + c;
+  }
+
+  /** Takes consistent copies of the store back to back until killed. */
+  private static void takeCuts(P2kv store, String mode, Path target, long seed, PrintStream out) {
+    if (mode.equals("backups")) {
+      while (true) {
+        long id = store.backup(target).id();
+        report(out, "BACKUP " + id + ";");
+        P2kv.keepLastBackups(target, 3);
+      }
+    }
+    if (!mode.equals("checkpoints")) {
+      throw new IllegalArgumentException("unknown mode " + mode);
+    }
+    for (long n = 0; ; n++) {
+      String name = "cp-" + seed + "-" + n;
+      store.checkpoint(target.resolve(name));
+      report(out, "CHECKPOINT " + name + ";");
+    }
   }
 
   private static void report(PrintStream out, String line) {

@@ -105,6 +105,14 @@ public interface Engine extends AutoCloseable {
   EngineIterator newIterator(byte[] lowerInclusive, byte[] upperExclusive);
 
   /**
+   * A point-in-time read view of the engine as of this call. Cheap (no copy); it keeps the data
+   * it sees alive until closed, so close it.
+   *
+   * @return the view; the caller closes it
+   */
+  EngineSnapshot snapshot();
+
+  /**
    * Statistics, tuning and maintenance of this engine.
    *
    * @return the administrative side of the engine

@@ -2,6 +2,7 @@ package io.p2kv.internal.engine;
 
 import io.p2kv.LevelStats;
 import io.p2kv.SeparationSettings;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -146,6 +147,32 @@ public interface EngineAdmin {
 
   /** Flushes memtables to disk and waits. */
   void flush();
+
+  /**
+   * Starts an openable copy of the engine's state as of this call: fixes which files and which
+   * prefix of each log make that state and keeps them from being deleted, without copying anything
+   * (the store calls this at a consistent cut, with the shard's worker held, so it must be quick).
+   * An engine whose writes skip the log flushes its memtables here first. The copy is written later
+   * by {@link Checkpoint#writeTo}, while the engine runs on.
+   *
+   * @return the started copy; close it, written or not
+   */
+  Checkpoint beginCheckpoint();
+
+  /** A copy of an engine's state started by {@link #beginCheckpoint()}. */
+  interface Checkpoint extends AutoCloseable {
+    /**
+     * Writes the copy, synced, into {@code target}: immutable files hard-linked where the file
+     * system allows, copied otherwise; the rest copied up to the state it was started at.
+     *
+     * @param target a directory that does not exist yet; its parent exists
+     */
+    void writeTo(Path target);
+
+    /** Lets the engine delete the files the copy kept. Idempotent. */
+    @Override
+    void close();
+  }
 
   /**
    * Compacts the whole key range, the bottom level included, collecting blob garbage from every

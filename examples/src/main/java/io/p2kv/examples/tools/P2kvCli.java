@@ -7,6 +7,7 @@ import io.p2kv.examples.KafkaWordCount;
 import io.p2kv.examples.LargeValues;
 import io.p2kv.examples.OrderedScan;
 import io.p2kv.examples.Quickstart;
+import io.p2kv.examples.SnapshotsAndBackups;
 import io.p2kv.examples.Tuning;
 import io.p2kv.examples.Updates;
 import java.io.Console;
@@ -21,7 +22,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The {@code ./p2kv} command line: {@code demo}, {@code stats}, {@code example}, {@code --help}.
+ * The {@code ./p2kv} command line: {@code demo}, {@code stats}, {@code checkpoint}, {@code backup},
+ * {@code restore}, {@code backups}, {@code example}, {@code --help}.
  * Exit codes: 0 done, 1 failed, 2 bad arguments (a one-line error, then the usage).
  */
 public final class P2kvCli {
@@ -52,6 +54,8 @@ public final class P2kvCli {
         "scan, range, forward and reverse iterators with seek, prefix iterator"));
     EXAMPLES.put("AtomicTransfer", new Example(AtomicTransfer::main,
         "atomic batches across shards from several threads; what a crash keeps"));
+    EXAMPLES.put("SnapshotsAndBackups", new Example(SnapshotsAndBackups::main,
+        "consistent snapshot, checkpoint, incremental backups, retention, verify, restore"));
     EXAMPLES.put("LargeValues", new Example(LargeValues::main, "value separation: large values in blob files, small ones inline"));
     EXAMPLES.put("Updates", new Example(Updates::main, "counters, record updates and merges from many threads, without locks"));
     EXAMPLES.put("KafkaWordCount", new Example(KafkaWordCount::main,
@@ -86,6 +90,22 @@ public final class P2kvCli {
               keys, SST, blob and memtable bytes, files and bytes per LSM level. It opens the store
               with p2kv's own open, which changes no key; the store must not be open elsewhere
               (that fails with p2kv's StoreLockedException).
+
+          checkpoint SRC DST
+              Writes a consistent copy of the closed store SRC to DST (absent or empty), with hard
+              links where SRC and DST share a file system; DST opens as a complete store.
+
+          backup SRC BACKUPDIR [--keep-last N]
+              Adds an incremental, consistent backup of the closed store SRC to BACKUPDIR (created
+              if absent): only files no earlier backup has are copied, each with a checksum. With
+              --keep-last, then deletes all but the newest N backups.
+
+          restore BACKUPDIR [ID] DST
+              Restores backup ID (default: the newest) of BACKUPDIR as a new store in DST (absent
+              or empty), checking every file's checksum.
+
+          backups BACKUPDIR [--verify]
+              Lists the backups in BACKUPDIR; --verify also reads and checks every file of each.
 
           example NAME [DIR]
               Runs an example program (source in examples/src/main/java/io/p2kv/examples) in DIR,
@@ -143,6 +163,7 @@ public final class P2kvCli {
         case "demo" -> new Demo(demoOptions(rest), out, err, isTerminal()).run();
         case "stats" -> StatsCommand.run(storeDir(rest), out);
         case "example" -> runExample(rest);
+        case "checkpoint", "backup", "restore", "backups" -> CopyCommands.run(args[0], rest, out);
         default -> throw new UsageException("unknown command '" + args[0] + "'");
       }
       return 0;
@@ -151,7 +172,7 @@ public final class P2kvCli {
       err.println();
       err.print(usage());
       return 2;
-    } catch (P2kvException | IOException e) {
+    } catch (P2kvException | IllegalArgumentException | IOException e) {
       err.println("p2kv: " + e.getMessage()); // the store's own messages say what and where
       return 1;
     } catch (Exception e) {
@@ -237,7 +258,11 @@ public final class P2kvCli {
     if (args.length != 1) {
       throw new UsageException("stats takes exactly one argument, the store directory");
     }
-    Path dir = Path.of(args[0]);
+    return existingStore(Path.of(args[0]));
+  }
+
+  /** A directory that holds a p2kv store, or a usage error saying why not. */
+  static Path existingStore(Path dir) throws UsageException {
     if (!Files.isDirectory(dir)) {
       throw new UsageException(dir + " is not a directory");
     }

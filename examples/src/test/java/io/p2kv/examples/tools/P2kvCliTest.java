@@ -137,4 +137,53 @@ class P2kvCliTest {
     assertEquals(0, r.code(), r.err());
     assertTrue(Files.isRegularFile(dir.resolve("MANIFEST")));
   }
+
+  @Test
+  void shouldCheckpointBackUpListAndRestoreAClosedStore() {
+    Path src = tmp.resolve("src");
+    try (P2kv store = P2kv.builder().shards(2).open(src)) {
+      store.put("k".getBytes(UTF_8), "v1".getBytes(UTF_8));
+    }
+    Run cp = cli("checkpoint", src.toString(), tmp.resolve("cp").toString());
+    assertEquals(0, cp.code(), cp.err());
+    Path backups = tmp.resolve("backups");
+    Run b1 = cli("backup", src.toString(), backups.toString());
+    assertEquals(0, b1.code(), b1.err());
+    assertTrue(b1.out().startsWith("backup 1 of "), b1.out());
+    try (P2kv store = P2kv.builder().open(src)) {
+      store.put("k".getBytes(UTF_8), "v2".getBytes(UTF_8));
+    }
+    Run b2 = cli("backup", src.toString(), backups.toString(), "--keep-last", "1");
+    assertEquals(0, b2.code(), b2.err());
+    assertTrue(b2.out().contains("deleted backups [1]"), b2.out());
+    Run list = cli("backups", backups.toString(), "--verify");
+    assertEquals(0, list.code(), list.err());
+    assertEquals(1, list.out().lines().count(), list.out());
+    assertTrue(list.out().trim().startsWith("2 ") && list.out().contains("verified"), list.out());
+    assertEquals(0, cli("restore", backups.toString(), tmp.resolve("latest").toString()).code());
+    assertEquals(0, cli("restore", backups.toString(), "2", tmp.resolve("two").toString()).code());
+    assertEquals(1, cli("restore", backups.toString(), "1", tmp.resolve("one").toString()).code(), "backup 1 was deleted");
+    for (String[] expected : List.of(new String[] {"cp", "v1"}, new String[] {"latest", "v2"}, new String[] {"two", "v2"})) {
+      try (P2kv store = P2kv.builder().open(tmp.resolve(expected[0]))) {
+        assertEquals(expected[1], new String(store.get("k".getBytes(UTF_8)), UTF_8), expected[0]);
+      }
+    }
+  }
+
+  @Test
+  void shouldRejectBadCopyArguments() throws Exception {
+    assertUsageError(cli("checkpoint", tmp.toString()), "checkpoint takes a store directory and a target directory");
+    assertUsageError(cli("checkpoint", tmp.resolve("none").toString(), tmp.resolve("x").toString()), "is not a directory");
+    assertUsageError(cli("backup", tmp.toString(), "b", "--keep-last", "0"), "--keep-last must be a whole number from 1");
+    assertUsageError(cli("restore", tmp.toString()), "restore takes a backup directory");
+    Path src = tmp.resolve("src");
+    try (P2kv store = P2kv.builder().shards(2).open(src)) {
+      store.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+    }
+    Files.createDirectories(tmp.resolve("full"));
+    Files.writeString(tmp.resolve("full").resolve("x"), "x");
+    Run r = cli("checkpoint", src.toString(), tmp.resolve("full").toString());
+    assertEquals(1, r.code());
+    assertTrue(r.err().contains("is not empty"), r.err());
+  }
 }

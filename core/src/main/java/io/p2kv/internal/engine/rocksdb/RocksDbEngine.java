@@ -8,6 +8,7 @@ import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineIterator;
 import io.p2kv.internal.engine.EngineProperty;
+import io.p2kv.internal.engine.EngineSnapshot;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
 import org.rocksdb.Statistics;
 import org.rocksdb.Status;
 import org.rocksdb.TickerType;
@@ -96,6 +98,8 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private final ReentrantLock tuneLock = new ReentrantLock();
   private volatile SeparationSettings separation;
   private final Set<RocksDbIterator> openIterators = ConcurrentHashMap.newKeySet();
+  private final Set<RocksDbSnapshot> openSnapshots = ConcurrentHashMap.newKeySet();
+  private final Set<RocksDbCheckpoint> openCheckpoints = ConcurrentHashMap.newKeySet();
   /** Read options of the pooled (unbounded) iterators; freed after them. */
   private final ReadOptions pooledReadOptions = new ReadOptions().setTotalOrderSeek(true);
   private final ConcurrentLinkedQueue<RocksIterator> idleIterators = new ConcurrentLinkedQueue<>();
@@ -328,10 +332,55 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     if (lowerInclusive == null && upperExclusive == null) {
       iterator = new RocksDbIterator(this, borrow(), null, null, null);
     } else {
-      iterator = RocksDbIterator.open(this, lowerInclusive, upperExclusive);
+      iterator = RocksDbIterator.open(this, lowerInclusive, upperExclusive, null, null);
     }
     openIterators.add(iterator);
     return iterator;
+  }
+
+  /** A bounded iterator of a snapshot (see {@link RocksDbSnapshot}), tracked like the others. */
+  EngineIterator openIterator(byte[] lowerInclusive, byte[] upperExclusive, Snapshot snapshot, Runnable onClose) {
+    RocksDbIterator iterator = RocksDbIterator.open(this, lowerInclusive, upperExclusive, snapshot, onClose);
+    openIterators.add(iterator);
+    return iterator;
+  }
+
+  @Override
+  public EngineSnapshot snapshot() {
+    RocksDbSnapshot view = new RocksDbSnapshot(this, db.getSnapshot());
+    openSnapshots.add(view);
+    return view;
+  }
+
+  void forget(RocksDbSnapshot view) {
+    openSnapshots.remove(view);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>See {@link RocksDbCheckpoint}. Checkpoints still open when the engine closes are closed
+   * first.
+   */
+  @Override
+  public Checkpoint beginCheckpoint() {
+    try {
+      if (writeOptions.disableWAL()) {
+        // No log holds the memtables' writes: only a flush puts them in the copied files.
+        try (FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true)) {
+          db.flush(flushOptions, List.of(dataCf, metaCf));
+        }
+      }
+      RocksDbCheckpoint checkpoint = RocksDbCheckpoint.begin(this, db, dir);
+      openCheckpoints.add(checkpoint);
+      return checkpoint;
+    } catch (RocksDBException e) {
+      throw failure("checkpoint", e);
+    }
+  }
+
+  void checkpointClosed(RocksDbCheckpoint checkpoint) {
+    openCheckpoints.remove(checkpoint);
   }
 
   /** An unbounded iterator viewing the DB as of now: an idle one refreshed, or a new one. */
@@ -636,7 +685,8 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   }
 
   /**
-   * Close order: iterators still open (none if the store closed its own), idle pooled iterators,
+   * Close order: iterators still open (none if the store closed its own), snapshots still open
+   * (likewise), idle pooled iterators,
    * their read options, column-family handles, DB (which flushes memtables only
    * when the WAL is off), write options, the tuning hook, the options objects, then the shard's
    * statistics.
@@ -649,6 +699,16 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     closed = true;
     for (RocksDbIterator iterator : openIterators) {
       iterator.close();
+    }
+    for (RocksDbSnapshot view : openSnapshots) {
+      view.release();
+    }
+    for (RocksDbCheckpoint checkpoint : openCheckpoints) {
+      try {
+        checkpoint.close();
+      } catch (EngineException e) {
+        LOG.warn("p2kv shard {} ({}): {}", shard, dir, e.getMessage());
+      }
     }
     drainIdle();
     pooledReadOptions.close();

@@ -7,6 +7,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
+import org.rocksdb.Snapshot;
 
 /**
  * A {@link RocksIterator} with the native objects it needs. The iterator's implicit snapshot (the
@@ -28,6 +29,8 @@ final class RocksDbIterator implements EngineIterator {
   private final ReadOptions readOptions;
   private final Slice lower;
   private final Slice upper;
+  /** Run once after this iterator is freed (a snapshot's reference), or null. */
+  private final Runnable onClose;
   private final AtomicBoolean closed = new AtomicBoolean();
   private boolean failed;
   /**
@@ -40,6 +43,12 @@ final class RocksDbIterator implements EngineIterator {
   private byte[] scratch = new byte[INITIAL_SCRATCH];
 
   RocksDbIterator(RocksDbEngine engine, RocksIterator iterator, ReadOptions readOptions, Slice lower, Slice upper) {
+    this(engine, iterator, readOptions, lower, upper, null);
+  }
+
+  private RocksDbIterator(
+      RocksDbEngine engine, RocksIterator iterator, ReadOptions readOptions, Slice lower, Slice upper, Runnable onClose) {
+    this.onClose = onClose;
     this.engine = engine;
     this.iterator = iterator;
     this.readOptions = readOptions;
@@ -143,6 +152,9 @@ final class RocksDbIterator implements EngineIterator {
       }
     } finally {
       engine.forget(this);
+      if (onClose != null) {
+        onClose.run();
+      }
     }
   }
 
@@ -152,15 +164,21 @@ final class RocksDbIterator implements EngineIterator {
    * @param engine the engine whose DB to read
    * @param lowerInclusive lower bound or null
    * @param upperExclusive upper bound or null
+   * @param snapshot the snapshot to read, or null for the latest state
+   * @param onClose run once after the iterator is freed, or null
    * @return the iterator
    */
-  static RocksDbIterator open(RocksDbEngine engine, byte[] lowerInclusive, byte[] upperExclusive) {
+  static RocksDbIterator open(
+      RocksDbEngine engine, byte[] lowerInclusive, byte[] upperExclusive, Snapshot snapshot, Runnable onClose) {
     ReadOptions readOptions = new ReadOptions();
     Slice lower = null;
     Slice upper = null;
     try {
       // A prefix extractor set through the tuning hook must not make a seek skip other prefixes.
       readOptions.setTotalOrderSeek(true);
+      if (snapshot != null) {
+        readOptions.setSnapshot(snapshot);
+      }
       if (lowerInclusive != null && lowerInclusive.length > 0) {
         lower = new Slice(lowerInclusive);
         readOptions.setIterateLowerBound(lower);
@@ -170,7 +188,7 @@ final class RocksDbIterator implements EngineIterator {
         readOptions.setIterateUpperBound(upper);
       }
       RocksIterator iterator = engine.db().newIterator(readOptions);
-      return new RocksDbIterator(engine, iterator, readOptions, lower, upper);
+      return new RocksDbIterator(engine, iterator, readOptions, lower, upper, onClose);
     } catch (RuntimeException | Error e) {
       readOptions.close();
       if (lower != null) {
