@@ -26,7 +26,8 @@ import java.util.function.ToIntFunction;
  *       ({@link #beginWrite}, a volatile write and a full fence).
  *   <li>It writes the engine.
  *   <li>It updates each key it wrote that is cached (new value, or absent for a delete), or
- *       removes it ({@link #endWrite}); each under the key's map lock ({@code computeIfPresent}).
+ *       removes it ({@link #endWrite}); each under the key's map lock ({@code compute}, never
+ *       {@code computeIfPresent}: see below).
  *   <li>It makes the versions even again, now 2 higher, and only then completes the requests.
  * </ol>
  *
@@ -36,7 +37,15 @@ import java.util.function.ToIntFunction;
  * began (step 1) after the stamp; then either the fill's check comes after step 1 and fails, or it
  * comes before, so the fill holds the key's lock before step 3 does, and step 3, which runs before
  * the write completes, replaces the filled entry. Eviction only removes entries, so it cannot make
- * one stale. Keys and values are copies: a caller can neither change a cached entry nor see one
+ * one stale.
+ *
+ * <p>Step 3 must take the key's lock even when the key looks absent. Caffeine's {@code
+ * computeIfPresent} (and {@code ConcurrentHashMap.get} under it) first looks without the lock, and
+ * a fill whose {@code compute} is still running is invisible to that look: its check passed before
+ * step 1, its entry is published only when its {@code compute} returns. A step 3 that skipped the
+ * lock would miss it, and the fill would leave the value from before the write once the write had
+ * completed. {@code compute} waits for the fill's lock and then sees its entry
+ * ({@code ValueCacheTest.shouldReplaceAFillStillInsideItsComputeWhenTheWriteEnds}). Keys and values are copies: a caller can neither change a cached entry nor see one
  * change.
  *
  * <p>Stores that only the worker reads are (cross-shard rollbacks, recovery at open) follow the
@@ -63,6 +72,8 @@ final class ValueCache {
 
   private final Cache<Key, Object> cache;
   private final StripeVersions versions;
+  /** Tests only: runs inside a fill's {@code compute} once its check passed; null otherwise. */
+  private final Runnable insideFill;
   private final long capacityBytes;
   /** Whether the cache has evicted for size: from then on, fills are sampled. */
   private volatile boolean full;
@@ -72,7 +83,16 @@ final class ValueCache {
    * @param capacityBytes the most the entries may weigh
    */
   ValueCache(StripeVersions versions, long capacityBytes) {
+    this(versions, capacityBytes, null);
+  }
+
+  /**
+   * For interleaving tests: {@code insideFill} runs inside a fill's {@code compute}, holding the
+   * key's lock, after the fill's check passed and before its entry is published.
+   */
+  ValueCache(StripeVersions versions, long capacityBytes, Runnable insideFill) {
     this.capacityBytes = capacityBytes;
+    this.insideFill = insideFill;
     this.cache =
         Caffeine.newBuilder()
             .maximumWeight(capacityBytes)
@@ -163,7 +183,15 @@ final class ValueCache {
       return; // refused already: copy nothing (the check inside compute is the one that counts)
     }
     Object entry = value == null ? ABSENT : value.clone();
-    cache.asMap().compute(key.copy(), (k, old) -> old != null ? old : versions.stamp(shard, stripe) == stamp ? entry : null);
+    cache.asMap().compute(key.copy(), (k, old) -> {
+      if (old != null || versions.stamp(shard, stripe) != stamp) {
+        return old;
+      }
+      if (insideFill != null) {
+        insideFill.run();
+      }
+      return entry;
+    });
   }
 
   /**
@@ -240,7 +268,8 @@ final class ValueCache {
         cache.invalidate(key);
       } else {
         Object entry = value == null ? ABSENT : ((byte[]) value).clone();
-        cache.asMap().computeIfPresent(key, (k, old) -> entry);
+        // compute, not computeIfPresent: it must wait for a fill in progress (see "Coherence").
+        cache.asMap().compute(key, (k, old) -> old == null ? null : entry);
       }
     }
     versions.end(shard, keys);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,6 +54,49 @@ class ValueCacheTest {
     assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k));
     write(new byte[] {2}); // the write's step 3 replaces it before the write completes
     assertArrayEquals(new byte[] {2}, (byte[]) cache.lookup(k));
+  }
+
+  /**
+   * The fill passed its check before the write began and is still inside its {@code compute} (its
+   * entry not yet published) when the write's step 3 runs. Step 3 must wait for it and replace the
+   * entry: a step 3 that looks without the key's lock (Caffeine's {@code computeIfPresent}) finds
+   * nothing, ends, and the fill then publishes the value from before the write.
+   */
+  @Test
+  void shouldReplaceAFillStillInsideItsComputeWhenTheWriteEnds() throws Exception {
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch resume = new CountDownLatch(1);
+    ValueCache cache = new ValueCache(new StripeVersions(1), 1 << 20, () -> {
+      inside.countDown();
+      await(resume);
+    });
+    long stamp = cache.stamp(0, k); // reader: stamp, engine read of {1}
+    Thread reader = new Thread(() -> cache.fill(0, k, stamp, new byte[] {1}));
+    reader.start();
+    await(inside); // the fill's check passed; it holds the key's lock, its entry unpublished
+    cache.beginWrite(0, List.of(k)); // worker: step 1 and the engine write of {2}
+    List<Object> values = new ArrayList<>();
+    values.add(new byte[] {2});
+    Thread worker = new Thread(() -> cache.endWrite(0, List.of(k), values, true));
+    worker.start();
+    // Step 3 either waits on the fill's lock (BLOCKED) or, looking without the lock, has ended.
+    while (worker.isAlive() && worker.getState() != Thread.State.BLOCKED) {
+      Thread.onSpinWait();
+    }
+    resume.countDown();
+    reader.join();
+    worker.join();
+    assertArrayEquals(new byte[] {2}, (byte[]) cache.lookup(k), "the write's value, not the fill's older one");
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(1, TimeUnit.MINUTES)) {
+        throw new AssertionError("timed out");
+      }
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
   }
 
   @Test
