@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.BiFunction;
 import java.util.function.ToIntFunction;
 
 /**
@@ -26,8 +28,8 @@ import java.util.function.ToIntFunction;
  *       ({@link #beginWrite}, a volatile write and a full fence).
  *   <li>It writes the engine.
  *   <li>It updates each key it wrote that is cached (new value, or absent for a delete), or
- *       removes it ({@link #endWrite}); each under the key's map lock ({@code compute}, never
- *       {@code computeIfPresent}: see below).
+ *       removes it ({@link #endWrite}); each under the key's map lock if a fill may be in
+ *       progress (see below).
  *   <li>It makes the versions even again, now 2 higher, and only then completes the requests.
  * </ol>
  *
@@ -39,14 +41,20 @@ import java.util.function.ToIntFunction;
  * the write completes, replaces the filled entry. Eviction only removes entries, so it cannot make
  * one stale.
  *
- * <p>Step 3 must take the key's lock even when the key looks absent. Caffeine's {@code
- * computeIfPresent} (and {@code ConcurrentHashMap.get} under it) first looks without the lock, and
- * a fill whose {@code compute} is still running is invisible to that look: its check passed before
- * step 1, its entry is published only when its {@code compute} returns. A step 3 that skipped the
- * lock would miss it, and the fill would leave the value from before the write once the write had
- * completed. {@code compute} waits for the fill's lock and then sees its entry
- * ({@code ValueCacheTest.shouldReplaceAFillStillInsideItsComputeWhenTheWriteEnds}). Keys and values are copies: a caller can neither change a cached entry nor see one
- * change.
+ * <p>Step 3 must not miss a fill whose {@code compute} is still running: its check passed before
+ * step 1, and its entry is published only when its {@code compute} returns. Caffeine's {@code
+ * computeIfPresent} first looks without the lock ({@code ConcurrentHashMap.get}), and such an entry
+ * is invisible to that look, so on its own it would end and let the fill leave the value from
+ * before the write once the write had completed. So each fill counts itself in its stripe's slot of
+ * {@code filling} before its {@code compute}, and step 3 takes the key's lock ({@code compute},
+ * which waits for the fill) whenever that count is not zero; with no fill in flight, {@code
+ * computeIfPresent}'s lock-free look is exact. Why the count cannot be missed: a fill whose check
+ * passes counted itself before that check, and the check came before step 1's fence, which comes
+ * before step 3 reads the count (all volatile); a fill that has already uncounted itself has
+ * published its entry. {@code ValueCacheTest.shouldReplaceAFillStillInsideItsComputeWhenTheWriteEnds}
+ * plays this interleaving.
+ *
+ * <p>Keys and values are copies: a caller can neither change a cached entry nor see one change.
  *
  * <p>Stores that only the worker reads are (cross-shard rollbacks, recovery at open) follow the
  * same steps: a rollback invalidates the part's keys ({@link ShardWriter#invalidate}); recovery runs
@@ -72,6 +80,10 @@ final class ValueCache {
 
   private final Cache<Key, Object> cache;
   private final StripeVersions versions;
+  /** Ints between two stripes' {@link #filling} slots: one cache line, so fills do not share one. */
+  private static final int SLOT_SPACING = 16;
+  /** Fills in progress, per stripe (all shards' stripes of one index share a slot). */
+  private final AtomicIntegerArray filling = new AtomicIntegerArray(StripeVersions.STRIPES * SLOT_SPACING);
   /** Tests only: runs inside a fill's {@code compute} once its check passed; null otherwise. */
   private final Runnable insideFill;
   private final long capacityBytes;
@@ -183,15 +195,21 @@ final class ValueCache {
       return; // refused already: copy nothing (the check inside compute is the one that counts)
     }
     Object entry = value == null ? ABSENT : value.clone();
-    cache.asMap().compute(key.copy(), (k, old) -> {
-      if (old != null || versions.stamp(shard, stripe) != stamp) {
-        return old;
-      }
-      if (insideFill != null) {
-        insideFill.run();
-      }
-      return entry;
-    });
+    int slot = stripe * SLOT_SPACING;
+    filling.getAndIncrement(slot); // before the check: step 3 must see it (see "Coherence")
+    try {
+      cache.asMap().compute(key.copy(), (k, old) -> {
+        if (old != null || versions.stamp(shard, stripe) != stamp) {
+          return old;
+        }
+        if (insideFill != null) {
+          insideFill.run();
+        }
+        return entry;
+      });
+    } finally {
+      filling.getAndDecrement(slot);
+    }
   }
 
   /**
@@ -267,9 +285,12 @@ final class ValueCache {
       if (!applied || value == ShardWriter.INVALIDATE) {
         cache.invalidate(key);
       } else {
-        Object entry = value == null ? ABSENT : ((byte[]) value).clone();
-        // compute, not computeIfPresent: it must wait for a fill in progress (see "Coherence").
-        cache.asMap().compute(key, (k, old) -> old == null ? null : entry);
+        BiFunction<Key, Object, Object> replace = (k, old) -> old == null ? null : value == null ? ABSENT : ((byte[]) value).clone();
+        if (filling.get(key.stripe() * SLOT_SPACING) != 0) {
+          cache.asMap().compute(key, replace); // waits for the fill in progress (see "Coherence")
+        } else {
+          cache.asMap().computeIfPresent(key, replace);
+        }
       }
     }
     versions.end(shard, keys);
