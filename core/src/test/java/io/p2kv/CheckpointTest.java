@@ -132,6 +132,76 @@ class CheckpointTest {
     assertEquals(List.of(early.resolve("INCOMPLETE")), Files.list(early).toList());
   }
 
+  /**
+   * The hidden siblings a kill leaves beside a copy ({@code .<name>.p2kv-incomplete-<pid>-<n>}) are
+   * deleted by the next checkpoint into their directory, and by opening a store there, only when
+   * they are p2kv's beyond doubt and their process has ended: a marked or empty directory. The
+   * look-alikes stay: one of a running process (this one: a copy in progress), an unmarked
+   * non-empty directory, a file, a link to a marked directory (and what it points to), a name
+   * without a process id, and anything else.
+   */
+  @Test
+  void shouldDeleteOnlyTheAbandonedLeftoversOfInterruptedCopies() throws Exception {
+    Path parent = Files.createDirectories(tmp.resolve("copies"));
+    long ended = endedProcessId();
+    long running = ProcessHandle.current().pid();
+    // A kill in StoreCopy.begin after the marker, with a shard directory begun; one before it
+    // (empty); one while deleting, after the marker went (empty).
+    Path staged = marked(parent.resolve(".cp1.p2kv-incomplete-" + ended + "-1a"));
+    Files.createDirectories(staged.resolve("shard-000"));
+    Files.writeString(staged.resolve("shard-000/000012.sst"), "sst");
+    Path empty = Files.createDirectories(parent.resolve(".cp2.p2kv-incomplete-" + ended + "-2b"));
+    List<Path> abandoned = List.of(staged, empty);
+
+    Path inFlight = marked(parent.resolve(".cp3.p2kv-incomplete-" + running + "-3c"));
+    Path unmarked = Files.createDirectories(parent.resolve(".cp4.p2kv-incomplete-" + ended + "-4d"));
+    Files.writeString(unmarked.resolve("data"), "not ours");
+    Path file = Files.writeString(parent.resolve(".cp5.p2kv-incomplete-" + ended + "-5e"), "a file");
+    Path pointedTo = marked(tmp.resolve("elsewhere"));
+    Path link = Files.createSymbolicLink(parent.resolve(".cp6.p2kv-incomplete-" + ended + "-6f"), pointedTo);
+    Path noPid = marked(parent.resolve(".cp7.p2kv-incomplete-123456789"));
+    Path other = marked(parent.resolve(".cp8"));
+    Path visible = marked(parent.resolve("cp9.p2kv-incomplete-" + ended + "-9a"));
+    List<Path> kept = List.of(inFlight, unmarked, file, link, pointedTo.resolve("INCOMPLETE"), noPid, other, visible);
+
+    try (P2kv store = P2kv.builder().shards(2).open(tmp.resolve("store"))) {
+      store.put(Keys.key("a"), Keys.key("1"));
+      store.checkpoint(parent.resolve("cp"));
+    }
+    for (Path p : abandoned) {
+      assertFalse(Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS), "deleted by the checkpoint: " + p);
+    }
+    for (Path p : kept) {
+      assertTrue(Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS), "kept: " + p);
+    }
+
+    // Opening a store deletes them in its parent directory too.
+    Path again = marked(parent.resolve(".cp1.p2kv-incomplete-" + ended + "-1b"));
+    try (P2kv cp = P2kv.builder().open(parent.resolve("cp"))) {
+      assertArrayEquals(Keys.key("1"), cp.get(Keys.key("a")));
+    }
+    assertFalse(Files.exists(again), "deleted by the open");
+    for (Path p : kept) {
+      assertTrue(Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS), "kept: " + p);
+    }
+  }
+
+  /** A directory holding the INCOMPLETE marker. */
+  private static Path marked(Path dir) throws java.io.IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("INCOMPLETE"), "interrupted");
+    return dir;
+  }
+
+  /** The id of a process that has ended (and been reaped). */
+  private static long endedProcessId() throws Exception {
+    Process p = new ProcessBuilder("true").start();
+    assertEquals(0, p.waitFor());
+    long pid = p.pid();
+    assertFalse(ProcessHandle.of(pid).isPresent());
+    return pid;
+  }
+
   @Test
   void shouldRefuseBadTargets() throws Exception {
     Path storeDir = tmp.resolve("store");
