@@ -187,7 +187,7 @@ public final class CutsReport {
       md.append("| ").append(e.getKey())
           .append(" | ").append(ResultsReport.ops(puts))
           .append(" | ").append(ResultsReport.num(puts / base, "%.2fx"))
-          .append(" | ").append(none ? "-" : ResultsReport.num(median(rs, r -> r.cutsPerSecond), "%.1f"))
+          .append(" | ").append(none ? "-" : perSecond(median(rs, r -> r.cutsPerSecond)))
           .append(" | ").append(none ? "-" : ms(median(rs, r -> r.meanCutMs)))
           .append(" | ").append(none ? "-" : ms(median(rs, r -> r.meanHeldMs)))
           .append(" | ").append(none ? "-" : ms(max(rs, r -> r.maxHeldMs)))
@@ -200,16 +200,25 @@ public final class CutsReport {
     for (Map.Entry<String, List<Round>> e : rounds.entrySet()) {
       for (int i = 0; i < e.getValue().size(); i++) {
         Round r = e.getValue().get(i);
+        boolean none = e.getKey().equals("none");
         md.append("| ").append(e.getKey()).append(" | ").append(i + 1)
-            .append(" | ").append(ResultsReport.ops(r.puts))
-            .append(" | ").append(r.cuts)
-            .append(" | ").append(ResultsReport.num(r.cutsPerSecond, "%.1f"))
-            .append(" | ").append(ms(r.meanCutMs)).append(" | ").append(ms(r.maxCutMs))
-            .append(" | ").append(ms(r.meanHeldMs)).append(" | ").append(ms(r.maxHeldMs))
-            .append(" | ").append(ms(r.putP99Us / 1e3)).append(" | ").append(ms(r.putMaxUs / 1e3)).append(" |\n");
+            .append(" | ").append(ResultsReport.ops(r.puts));
+        if (none) {
+          md.append(" | - | - | - | - | - | -");
+        } else {
+          md.append(" | ").append(r.cuts)
+              .append(" | ").append(perSecond(r.cutsPerSecond))
+              .append(" | ").append(ms(r.meanCutMs)).append(" | ").append(ms(r.maxCutMs))
+              .append(" | ").append(ms(r.meanHeldMs)).append(" | ").append(ms(r.maxHeldMs));
+        }
+        md.append(" | ").append(ms(r.putP99Us / 1e3)).append(" | ").append(ms(r.putMaxUs / 1e3)).append(" |\n");
       }
     }
     return md.toString();
+  }
+
+  private static String perSecond(double v) {
+    return ResultsReport.num(v, v >= 100 ? "%,.0f" : "%.1f");
   }
 
   private static String ms(double v) {
