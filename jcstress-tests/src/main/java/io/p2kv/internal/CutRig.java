@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
 import org.agrona.concurrent.AgentInvoker;
+import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * Two real shards ({@link Shard}, {@link ShardWorker}, the MPSC queue, {@link
@@ -79,15 +80,19 @@ final class CutRig {
   }
 
   /**
-   * Whether shard {@code shard}'s view of the cut holds {@code key}: 1 or 0, or -1 if the test
-   * got stuck (the view may not exist).
+   * The arbiter's result: whether the cut holds {@link #KEY_ON_0} (in shard 0's view) and {@link
+   * #KEY_ON_1} (in shard 1's view), 1 or 0 each; "-1, -1" if the rig got stuck.
    */
-  int inCut(int shard, byte[] key) {
-    EngineSnapshot v = views.get(shard);
-    if (stuck || v == null) {
-      return -1;
+  void result(II_Result r) {
+    EngineSnapshot v0 = views.get(0);
+    EngineSnapshot v1 = views.get(1);
+    if (stuck || v0 == null || v1 == null) {
+      r.r1 = -1;
+      r.r2 = -1;
+      return;
     }
-    return v.get(key) != null ? 1 : 0;
+    r.r1 = v0.get(KEY_ON_0) != null ? 1 : 0;
+    r.r2 = v1.get(KEY_ON_1) != null ? 1 : 0;
   }
 
   /** Whether shard {@code shard}'s worker has taken its view of the cut. */
