@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -109,6 +112,74 @@ class CheckpointTest {
         try (P2kv cp = P2kv.builder().open(tmp.resolve("cp" + c))) {
           assertEquals(total, Transfers.total(cp, owned), "total in checkpoint " + c);
           pairs.check(cp::get, before[c], "checkpoint " + c);
+        }
+      }
+    });
+  }
+
+  /**
+   * All three kinds of cut at once, under the same load (8 transfer writers, 4 causal writers): one
+   * thread takes snapshots in a loop and checks each at once, while the test thread takes a
+   * checkpoint and a backup in turn, so cuts of different kinds are in flight together. Every
+   * snapshot, reopened checkpoint and restored backup has the accounts' total, no B without its
+   * A, and every pair acknowledged before it was asked for.
+   */
+  @Test
+  void shouldKeepTheGuaranteeWithSnapshotsCheckpointsAndBackupsTakenTogether() throws Exception {
+    TestSeeds.run(getClass(), "shouldKeepTheGuaranteeWithSnapshotsCheckpointsAndBackupsTakenTogether", seed -> {
+      int rounds = 4;
+      Path backups = tmp.resolve("backups");
+      byte[][][] owned;
+      long total;
+      long[][] beforeCheckpoint = new long[rounds][];
+      long[][] beforeBackup = new long[rounds][];
+      CausalPairs pairs;
+      int snapshots;
+      try (P2kv store = P2kv.builder().shards(4).open(tmp.resolve("store"))) {
+        owned = Transfers.accounts(store, 8, 3);
+        total = Transfers.fund(store, owned, 1000);
+        Transfers.Writers transfers = new Transfers.Writers(store, owned, 1000, seed);
+        pairs = new CausalPairs(store, 4);
+        AtomicBoolean stop = new AtomicBoolean();
+        CausalPairs causal = pairs;
+        CompletableFuture<Integer> snapshotter = CompletableFuture.supplyAsync(() -> {
+          int n = 0;
+          while (!stop.get()) {
+            long[] before = causal.acknowledged();
+            try (Snapshot s = store.snapshot()) {
+              assertEquals(total, Transfers.total(s::multiGet, owned), "total in snapshot " + n);
+              causal.check(s::get, before, "snapshot " + n);
+            }
+            n++;
+          }
+          return n;
+        });
+        try {
+          for (int r = 0; r < rounds; r++) {
+            beforeCheckpoint[r] = pairs.acknowledged();
+            store.checkpoint(tmp.resolve("cp" + r));
+            beforeBackup[r] = pairs.acknowledged();
+            assertEquals(r + 1, store.backup(backups).id());
+          }
+        } finally {
+          stop.set(true);
+          snapshots = snapshotter.get(60, TimeUnit.SECONDS);
+          pairs.stop();
+          transfers.stop();
+        }
+        assertTrue(store.stats().cuts().count() >= snapshots + 2L * rounds, store.stats().cuts().toString());
+      }
+      assertTrue(snapshots > 0, "snapshots were taken meanwhile");
+      for (int r = 0; r < rounds; r++) {
+        try (P2kv cp = P2kv.builder().open(tmp.resolve("cp" + r))) {
+          assertEquals(total, Transfers.total(cp, owned), "total in checkpoint " + r);
+          pairs.check(cp::get, beforeCheckpoint[r], "checkpoint " + r);
+        }
+        Path restored = tmp.resolve("restored" + r);
+        P2kv.restore(backups, r + 1, restored);
+        try (P2kv b = P2kv.builder().open(restored)) {
+          assertEquals(total, Transfers.total(b, owned), "total in backup " + (r + 1));
+          pairs.check(b::get, beforeBackup[r], "backup " + (r + 1));
         }
       }
     });
