@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -125,6 +126,7 @@ class CheckpointTest {
    * A, and every pair acknowledged before it was asked for.
    */
   @Test
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void shouldKeepTheGuaranteeWithSnapshotsCheckpointsAndBackupsTakenTogether() throws Exception {
     TestSeeds.run(getClass(), "shouldKeepTheGuaranteeWithSnapshotsCheckpointsAndBackupsTakenTogether", seed -> {
       int rounds = 4;
