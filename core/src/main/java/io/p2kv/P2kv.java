@@ -174,8 +174,9 @@ import java.util.function.UnaryOperator;
  * its own: at that instant each shard holds exactly the writes queued before its barrier. Then each
  * worker takes its RocksDB snapshot (or fixes the files and log sizes of its checkpoint) and goes
  * on. A shard's writers therefore wait from the moment its worker reaches the barrier until the
- * last worker has, plus that step; docs/benchmarks/RESULTS.md measures it. Copying (checkpoint,
- * backup) happens after, with the workers running.
+ * last worker has, plus that step; {@link StoreStats#cuts()} counts that hold time, and
+ * docs/benchmarks/RESULTS.md measures it. Copying (checkpoint, backup) happens after, with the
+ * workers running.
  *
  * <h2>Errors</h2>
  * All store errors extend {@link P2kvException}: {@link StoreClosedException}, {@link

@@ -19,9 +19,15 @@ import java.util.Optional;
  * @param leakedSnapshots snapshots the application dropped without closing them, which p2kv
  *     closed once the garbage collector found them unreachable, since the store opened (see
  *     {@link Snapshot}, "Life cycle"). Should stay 0.
+ * @param cuts how long consistent cuts (snapshots, checkpoints, backups) held the writers
  */
 public record StoreStats(
-    List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators, CacheStats cache, long leakedSnapshots) {
+    List<ShardStats> shards,
+    List<LatencyStats> latencies,
+    long leakedIterators,
+    CacheStats cache,
+    long leakedSnapshots,
+    CutStats cuts) {
   /**
    * Creates a snapshot.
    *
@@ -30,17 +36,32 @@ public record StoreStats(
    * @param leakedIterators iterators closed because they were dropped open, at least 0
    * @param cache the value cache's counters
    * @param leakedSnapshots snapshots closed because they were dropped open, at least 0
+   * @param cuts the cut counters
    */
   public StoreStats {
     shards = List.copyOf(shards);
     latencies = List.copyOf(latencies);
     java.util.Objects.requireNonNull(cache, "cache is null");
+    java.util.Objects.requireNonNull(cuts, "cuts is null");
     if (leakedIterators < 0) {
       throw new IllegalArgumentException("leakedIterators is negative: " + leakedIterators);
     }
     if (leakedSnapshots < 0) {
       throw new IllegalArgumentException("leakedSnapshots is negative: " + leakedSnapshots);
     }
+  }
+
+  /**
+   * Creates a snapshot without cuts.
+   *
+   * @param shards per-shard statistics
+   * @param latencies per-operation latencies, or an empty list
+   * @param leakedIterators iterators closed because they were dropped open, at least 0
+   * @param cache the value cache's counters
+   * @param leakedSnapshots snapshots closed because they were dropped open, at least 0
+   */
+  public StoreStats(List<ShardStats> shards, List<LatencyStats> latencies, long leakedIterators, CacheStats cache, long leakedSnapshots) {
+    this(shards, latencies, leakedIterators, cache, leakedSnapshots, CutStats.NONE);
   }
 
   /**

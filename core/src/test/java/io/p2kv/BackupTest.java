@@ -202,6 +202,39 @@ class BackupTest {
     assertStoreEquals(model, tmp.resolve("r"));
   }
 
+  /**
+   * A kill during a backup leaves its staged checkpoint in the store, or the hidden sibling it was
+   * made in; opening the store deletes both (it holds the store's lock, so no backup of it is
+   * running), and leaves the store's own files alone.
+   */
+  @Test
+  void shouldDeleteWhatAKilledBackupStagedWhenTheStoreOpens() throws Exception {
+    Path dir = tmp.resolve("store");
+    TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
+    try (P2kv store = P2kv.builder().shards(2).open(dir)) {
+      write(store, model, new Random(5), 200);
+    }
+    Path staged = Files.createDirectories(dir.resolve(".backup-staging/shard-000"));
+    Files.writeString(staged.resolve("000009.sst"), "partial");
+    Files.writeString(dir.resolve(".backup-staging/INCOMPLETE"), "interrupted");
+    Path sibling = Files.createDirectories(dir.resolve("..backup-staging.p2kv-incomplete-" + ProcessHandle.current().pid() + "-1"));
+    Files.writeString(sibling.resolve("INCOMPLETE"), "interrupted");
+    List<String> before;
+    try (Stream<Path> list = Files.list(dir)) {
+      before = list.map(p -> p.getFileName().toString()).filter(n -> !n.contains("backup-staging")).sorted().toList();
+    }
+    try (P2kv store = P2kv.builder().open(dir)) {
+      assertFalse(Files.exists(dir.resolve(".backup-staging")));
+      assertFalse(Files.exists(sibling));
+      for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), store.get(e.getKey()));
+      }
+    }
+    try (Stream<Path> list = Files.list(dir)) {
+      assertEquals(before, list.map(p -> p.getFileName().toString()).sorted().toList());
+    }
+  }
+
   @Test
   void shouldNotShareFilesBetweenTwoStoresInOneBackupDirectory() {
     Path backups = tmp.resolve("backups");

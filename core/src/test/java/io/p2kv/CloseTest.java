@@ -102,7 +102,7 @@ class CloseTest {
     return Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().endsWith("StoreCore") && f.getMethodName().equals("close"));
   }
 
-  private static void awaitQuietly(CountDownLatch latch) {
+  static void awaitQuietly(CountDownLatch latch) {
     try {
       latch.await();
     } catch (InterruptedException e) {

@@ -80,6 +80,14 @@ class MetricsTest {
       assertEquals(100L, server.getAttribute(storeBean, "Puts"));
       assertEquals(store.stats().writeCalls(), server.getAttribute(storeBean, "WriteCalls"));
       assertEquals(0L, server.getAttribute(storeBean, "LeakedIterators"));
+      assertEquals(0L, server.getAttribute(storeBean, "LeakedSnapshots"));
+      assertEquals(0L, server.getAttribute(storeBean, "CutCount"));
+      store.snapshot().close();
+      CutStats cuts = store.stats().cuts();
+      assertEquals(1L, cuts.count());
+      assertEquals(cuts.count(), server.getAttribute(storeBean, "CutCount"));
+      assertEquals(cuts.totalHoldNanos(), server.getAttribute(storeBean, "CutTotalHoldNanos"));
+      assertEquals(cuts.maxHoldNanos(), server.getAttribute(storeBean, "CutMaxHoldNanos"));
 
       Set<ObjectName> shards = server.queryNames(new ObjectName("io.p2kv:type=Shard,*"), null);
       assertTrue(shards.contains(shardName(dir, 0)) && shards.contains(shardName(dir, 1)), shards.toString());

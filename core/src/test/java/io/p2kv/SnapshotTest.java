@@ -2,6 +2,7 @@ package io.p2kv;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,7 +17,10 @@ import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -283,6 +287,82 @@ class SnapshotTest {
         assertArrayEquals(Keys.key("after"), s.get(keys[0]));
         assertArrayEquals(Keys.key("b"), s.get(keys[1]));
       }
+    }
+  }
+
+  // ---------------------------------------------------------------- hold time in the stats
+
+  /**
+   * {@link StoreStats#cuts()}: nothing before the first cut; a cut counts the time from the first
+   * worker reaching its barrier until the last went on. Shard 1's worker is held inside an update
+   * function; a snapshot's barrier is queued behind it (and shard 0's before it, under the same
+   * lock), and shard 0's worker takes its own barrier off its queue. The function is released only
+   * {@value #HOLD_MS} ms after that, so the cut held shard 0's writers at least that long (a put on
+   * shard 0 meanwhile waits: the stall itself). A checkpoint then counts as a second cut.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void shouldCountHowLongCutsHeldTheWriters() throws Exception {
+    try (P2kv store = P2kv.builder().shards(2).open(tmp.resolve("store"))) {
+      assertEquals(CutStats.NONE, store.stats().cuts());
+      byte[][] keys = FaultTest.oneKeyPerShard(store, "k");
+      CountDownLatch entered = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      CompletableFuture<byte[]> busy = store.updateAsync(keys[1], v -> {
+        entered.countDown();
+        CloseTest.awaitQuietly(release);
+        return Keys.key("1");
+      });
+      assertTrue(entered.await(30, TimeUnit.SECONDS), "shard 1's worker is inside the function");
+      long called = System.nanoTime();
+      CompletableFuture<Snapshot> snapshot = CompletableFuture.supplyAsync(store::snapshot);
+      // Two stats() calls apart: one call reads shard 0's depth before shard 1's.
+      awaitCondition("shard 1's barrier queued", () -> store.stats().shards().get(1).queueDepth() == 1);
+      awaitCondition("shard 0's barrier taken", () -> store.stats().shards().get(0).queueDepth() == 0);
+      long arrived = System.nanoTime();
+      CompletableFuture<Void> stalled = store.putAsync(keys[0], Keys.key("behind"));
+      long holdNanos = TimeUnit.MILLISECONDS.toNanos(HOLD_MS);
+      while (System.nanoTime() - arrived < holdNanos) {
+        LockSupport.parkNanos(holdNanos);
+      }
+      assertFalse(stalled.isDone(), "a put on shard 0 waits while its worker is at the barrier");
+      release.countDown();
+      try (Snapshot s = snapshot.get(30, TimeUnit.SECONDS)) {
+        assertNull(s.get(keys[0]), "the put queued behind the barrier is not in the cut");
+        assertArrayEquals(Keys.key("1"), s.get(keys[1]), "the function queued ahead of it is");
+      }
+      busy.get(30, TimeUnit.SECONDS);
+      stalled.get(30, TimeUnit.SECONDS);
+      long elapsed = System.nanoTime() - called;
+
+      CutStats one = store.stats().cuts();
+      assertEquals(1, one.count());
+      assertEquals(one.maxHoldNanos(), one.totalHoldNanos());
+      // At least the hold, less a margin for the instant between shard 0's worker taking the
+      // barrier off its queue (what the test sees) and arriving at it (what the cut times).
+      assertTrue(one.maxHoldNanos() >= holdNanos / 2, "held " + one.maxHoldNanos() + " ns, at least " + holdNanos + " expected");
+      assertTrue(one.maxHoldNanos() <= elapsed, "held " + one.maxHoldNanos() + " ns, longer than the call took: " + elapsed);
+
+      store.checkpoint(tmp.resolve("copy"));
+      CutStats two = store.stats().cuts();
+      assertEquals(2, two.count());
+      long second = two.totalHoldNanos() - one.totalHoldNanos();
+      assertTrue(second > 0 && second <= two.maxHoldNanos(), "second cut held " + second + " ns; " + two);
+      assertEquals(Math.max(one.maxHoldNanos(), second), two.maxHoldNanos());
+      assertEquals(two.totalHoldNanos() / 2.0, two.meanHoldNanos(), 1e-6);
+    }
+  }
+
+  private static final long HOLD_MS = 100;
+
+  /** Polls until the condition holds (each poll a stats() call), or fails after 30 s. */
+  private static void awaitCondition(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        fail("not within 30 s: " + what);
+      }
+      Thread.yield();
     }
   }
 

@@ -78,9 +78,18 @@ final class Transfers {
    * @param reads the store or a copy of it
    */
   static long total(P2kv reads, byte[][][] accounts) {
+    return total(reads::multiGet, accounts);
+  }
+
+  /**
+   * The sum over all accounts, read with one multiGet per writer's accounts.
+   *
+   * @param multiGet a store's, a copy's or a snapshot's multiGet
+   */
+  static long total(java.util.function.Function<List<byte[]>, List<byte[]>> multiGet, byte[][][] accounts) {
     long sum = 0;
     for (byte[][] mine : accounts) {
-      for (byte[] v : reads.multiGet(List.of(mine))) {
+      for (byte[] v : multiGet.apply(List.of(mine))) {
         sum += amount(v);
       }
     }

@@ -60,7 +60,8 @@ import java.util.function.ObjIntConsumer;
  * <h2>Writer stall</h2>
  * A shard's writers wait from the moment its worker arrives until it has run its action: the time
  * the other workers need to drain what was queued ahead of their barriers, plus the action. {@link
- * #heldNanos()} measures the longest such wait of a cut ({@link Cuts} logs it at DEBUG).
+ * #heldNanos()} measures the longest such wait of a cut, from the first arrival until the last part
+ * completed ({@link Cuts} counts it in {@link io.p2kv.CutStats}).
  *
  * @param <T> what the action returns per shard
  */
@@ -89,7 +90,6 @@ final class Cut<T> implements Request.Listener {
   private final AtomicInteger completed = new AtomicInteger();
   private final CompletableFuture<List<T>> done = new CompletableFuture<>();
   private volatile long firstArrivalNanos;
-  private final AtomicInteger actionsLeft;
   private volatile long heldNanos;
 
   /**
@@ -106,7 +106,6 @@ final class Cut<T> implements Request.Listener {
     this.discard = discard;
     this.waiting = new AtomicReferenceArray<>(parts);
     this.results = new AtomicReferenceArray<>(parts);
-    this.actionsLeft = new AtomicInteger(parts);
   }
 
   /** The parts to enqueue, one per shard, shard i's at index i. */
@@ -150,13 +149,7 @@ final class Cut<T> implements Request.Listener {
 
   /** Runs the action for one shard, on its worker, after every worker arrived. */
   T runAction(int shard, Engine engine) {
-    try {
-      return action.atCut(shard, engine);
-    } finally {
-      if (actionsLeft.decrementAndGet() == 0) {
-        heldNanos = System.nanoTime() - firstArrivalNanos;
-      }
-    }
+    return action.atCut(shard, engine);
   }
 
   private void release() {
@@ -183,6 +176,11 @@ final class Cut<T> implements Request.Listener {
       results.set(i, result);
     }
     if (completed.incrementAndGet() == parts) {
+      // Every part is done, so every worker that arrived has gone on; the first one's arrival
+      // (written before its part completed) is visible through the count.
+      if (arrived.get() > 0) {
+        heldNanos = Math.max(1, System.nanoTime() - firstArrivalNanos);
+      }
       finish();
     }
   }
@@ -236,8 +234,9 @@ final class Cut<T> implements Request.Listener {
   }
 
   /**
-   * How long the first worker to arrive waited until the last action ran: the longest time any
-   * shard's writers were held by this cut. 0 until every action ran.
+   * How long the first worker to arrive waited until the last part completed (its worker went on):
+   * the longest time any shard's writers were held by this cut. Set before the cut completes; 0 if
+   * no worker arrived.
    *
    * @return nanoseconds
    */

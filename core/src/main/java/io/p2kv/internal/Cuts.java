@@ -1,6 +1,7 @@
 package io.p2kv.internal;
 
 import io.p2kv.BackupInfo;
+import io.p2kv.CutStats;
 import io.p2kv.P2kvException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineAdmin;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ObjIntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,10 @@ final class Cuts {
   private final CrossShardCoordinator crossShard;
   private final OpenIterators registry;
   private final Runnable flush;
+  /** {@link CutStats}: cuts that held the workers, their hold times added up, the longest. */
+  private final AtomicLong cutCount = new AtomicLong();
+  private final AtomicLong holdNanos = new AtomicLong();
+  private final AtomicLong maxHoldNanos = new AtomicLong();
 
   /**
    * The cuts of one store.
@@ -137,12 +143,23 @@ final class Cuts {
     RequestDispatcher.checkNotWorkerThread();
     state.checkOpen();
     Cut<T> cut = new Cut<>(shards.count(), action, discard);
-    crossShard.startCut(cut);
-    List<T> results = cut.await();
-    if (LOG.isDebugEnabled()) {
-      LOG.debug("p2kv store {}: a cut held the workers for {} us", dir, cut.heldNanos() / 1000);
+    try {
+      crossShard.startCut(cut);
+      return cut.await();
+    } finally {
+      long held = cut.heldNanos(); // 0 if the cut failed before any worker arrived
+      if (held > 0) {
+        cutCount.incrementAndGet();
+        holdNanos.addAndGet(held);
+        maxHoldNanos.accumulateAndGet(held, Math::max);
+        LOG.debug("p2kv store {}: a cut held the workers for {} us", dir, held / 1000);
+      }
     }
-    return results;
+  }
+
+  /** How long cuts held the writers, since the store opened. */
+  CutStats stats() {
+    return new CutStats(cutCount.get(), holdNanos.get(), maxHoldNanos.get());
   }
 
   /**

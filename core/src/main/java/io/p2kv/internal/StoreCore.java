@@ -506,7 +506,7 @@ public final class StoreCore implements AutoCloseable {
     for (Shard s : shards.all()) {
       list.add(s.snapshot());
     }
-    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked(), cacheStats(), iterators.leakedSnapshots());
+    return new StoreStats(list, latency == null ? List.of() : latency.snapshot(), iterators.leaked(), cacheStats(), iterators.leakedSnapshots(), cuts.stats());
   }
 
   private io.p2kv.CacheStats cacheStats() {

@@ -74,6 +74,11 @@ public final class StoreOpener {
       } else {
         manifest.checkCompatible(dir, config);
         checkNoStrayShards(dir, manifest.shards());
+        // What a killed backup or copy left: under the lock no backup of this store is running.
+        StoreCopy.deleteWithLeftovers(dir.resolve(Backups.STAGING));
+        if (dir.getParent() != null) {
+          StoreCopy.removeAbandoned(dir.getParent());
+        }
       }
       int shardCount = manifest.shards();
       factory = engineFactory(config, shardCount);

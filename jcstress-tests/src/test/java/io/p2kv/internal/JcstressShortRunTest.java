@@ -28,7 +28,7 @@ import org.openjdk.jcstress.infra.runners.TestList;
  * The short jcstress pass of {@code mvn verify}: runs every jcstress test of this module once, in
  * one JVM configuration (C2 only, {@code -XX:-TieredCompilation}, no split compilation; JDK 17 adds
  * its own +/-UseBiasedLocking pair), one fork, one iteration of {@code p2kv.jcstress.time} ms, and
- * fails if any test had a forbidden outcome, an error or a timeout, or did not run. About 30 s on
+ * fails if any test had a forbidden outcome, an error or a timeout, or did not run. About 60 s on
  * 2 cores. The full run is {@code java -jar jcstress-tests/target/jcstress.jar -af NONE} (see
  * README.md).
  *

@@ -1,10 +1,12 @@
 package io.p2kv.bench;
 
+import io.p2kv.CutStats;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
 import io.p2kv.Snapshot;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -30,12 +32,14 @@ import org.openjdk.jmh.infra.ThreadParams;
  * cuts of the store back to back: nothing ({@code cut=none}, the baseline of the same run),
  * snapshots (taken and closed), or checkpoints (written and deleted). The {@code put} row is the
  * writers' throughput; the {@code cutter} row is cuts per second. At the end of each trial the
- * log shows the mean and largest time one cut took ({@code # cut}) and the writers' put latency
- * percentiles up to the largest ({@code # p2kv PUT latency}): a put that arrived while its shard
- * was held at the barrier waited at most that long.
+ * log shows ({@code # cut=...}) the mean and largest time one cut call took, and the writer stall
+ * the store counted ({@link CutStats}: how long each cut held the writers, from the first worker at
+ * its barrier until the last went on), then the writers' put latency percentiles up to the largest
+ * ({@code # p2kv PUT latency}). All over the whole trial, warm-up included.
  *
- * <p>Run: {@code java -jar jmh-benchmarks/target/benchmarks.jar CutBenchmark -p cut=none,snapshot,checkpoint
- * -f 1 -wi 1 -w 3 -i 3 -r 3}
+ * <p>Run (each fork is one round; {@code jmh-benchmarks/run-cuts.sh} runs this and renders
+ * docs/benchmarks/CUTS.md): {@code java -jar jmh-benchmarks/target/benchmarks.jar CutBenchmark -p
+ * cut=none,snapshot,checkpoint -f 3 -wi 1 -w 3 -i 3 -r 3}
  */
 @State(Scope.Group)
 @BenchmarkMode(Mode.Throughput)
@@ -71,9 +75,12 @@ public class CutBenchmark {
 
   @TearDown(Level.Trial)
   public void close() {
-    if (cuts > 0) {
-      System.out.printf("%n# cut=%s: %d cuts, mean %.2f ms, max %.2f ms%n", cut, cuts, cutNanos / 1e6 / cuts, maxCutNanos / 1e6);
-    }
+    CutStats held = store.stats().cuts();
+    System.out.printf(
+        Locale.ROOT,
+        "%n# cut=%s: %d cuts, mean %.3f ms, max %.3f ms; writers held %d times, mean %.3f ms, max %.3f ms%n",
+        cut, cuts, cuts == 0 ? 0 : cutNanos / 1e6 / cuts, maxCutNanos / 1e6,
+        held.count(), held.meanHoldNanos() / 1e6, held.maxHoldNanos() / 1e6);
     Stores.printStats("p2kv", store);
     Stores.closeAndDelete(store);
     BenchData.deleteTree(checkpoints);

@@ -152,35 +152,46 @@ class CrashTest {
   /**
    * Checks the copies one cycle's child made: each reported one must open with the total; each
    * unreported one either finished just before the kill (then it opens with the total too) or is
-   * refused as incomplete. Deletes them after.
+   * refused as incomplete. A hidden leftover beside them (a copy's directory made aside before it
+   * is renamed into place, or set aside to be deleted; a kill may leave it before its marker) is
+   * never a target: p2kv deletes it when a store beside it opens, its process (the killed child)
+   * having ended. Deletes the copies after.
    *
-   * @return how many were refused as incomplete
+   * @return how many were refused as incomplete or left hidden
    */
   private static int checkCheckpoints(Path target, Set<String> reported, long expectedTotal, int cycle) throws Exception {
     int incomplete = 0;
-    List<Path> copies;
-    try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(target)) {
-      copies = list.sorted().toList();
-    }
-    for (Path copy : copies) {
+    boolean opened = false;
+    for (Path copy : list(target)) {
       String name = copy.getFileName().toString();
       if (name.startsWith(".")) {
-        // A copy's directory made aside before it is renamed into place, or set aside to be
-        // deleted: p2kv's leftover, never a target (a kill may leave it before its marker).
         incomplete++;
-        deleteTree(copy);
         continue;
       }
       try (P2kv cp = CrashWorkload.open(copy)) {
+        opened = true;
         assertEquals(expectedTotal, CrashWorkload.total(cp), "total in checkpoint " + name + " after kill " + cycle);
       } catch (io.p2kv.StoreCorruptedException e) {
         assertTrue(!reported.contains(name), "checkpoint " + name + " was reported finished but is refused: " + e);
         assertTrue(e.getMessage().contains("incomplete copy"), "refused clearly: " + e.getMessage());
         incomplete++;
       }
+    }
+    List<Path> left = list(target);
+    if (opened) {
+      assertTrue(left.stream().noneMatch(p -> p.getFileName().toString().startsWith(".")),
+          "opening a store beside them deleted the hidden leftovers of the killed child, after kill " + cycle + ": " + left);
+    }
+    for (Path copy : left) {
       deleteTree(copy);
     }
     return incomplete;
+  }
+
+  private static List<Path> list(Path dir) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(dir)) {
+      return list.sorted().toList();
+    }
   }
 
   private static void deleteTree(Path dir) throws java.io.IOException {
@@ -283,6 +294,8 @@ class CrashTest {
       }
       try (P2kv store = CrashWorkload.open(dir)) {
         assertEquals(expectedTotal, CrashWorkload.total(store), "no cross-shard transfer is torn after kill " + cycle);
+        List<Path> hidden = list(dir).stream().filter(p -> p.getFileName().toString().contains("backup-staging")).toList();
+        assertTrue(hidden.isEmpty(), "the open deleted what a killed backup staged in the store, after kill " + cycle + ": " + hidden);
         List<String> lost = new ArrayList<>();
         int present = 0;
         for (Map.Entry<String, String> e : cycleAcks.entrySet()) {

@@ -1,6 +1,7 @@
 package io.p2kv.internal.metrics;
 
 import io.p2kv.CacheStats;
+import io.p2kv.CutStats;
 import io.p2kv.LatencyStats;
 import io.p2kv.LevelStats;
 import io.p2kv.OperationType;
@@ -35,7 +36,10 @@ import org.slf4j.LoggerFactory;
  *       of {@link ShardStats} summed over the shards ({@code max*} fields: the largest), {@code
  *       MeanWriteBatch}, {@code MeanReadBatch}, {@code LeakedIterators} ({@link
  *       StoreStats#leakedIterators()}), {@code Cache<Field>} for every field of {@link CacheStats}
- *       and {@code CacheHitRatio} (the value cache; zeros when it is off), and, when latencies are recorded, {@code
+ *       and {@code CacheHitRatio} (the value cache; zeros when it is off), {@code LeakedSnapshots},
+ *       {@code Cut<Field>} for every field of {@link CutStats} ({@code CutCount}, {@code
+ *       CutTotalHoldNanos}, {@code CutMaxHoldNanos}: how long consistent cuts held the writers),
+ *       and, when latencies are recorded, {@code
  *       <Operation><Field>} for every {@link OperationType} and numeric field of {@link
  *       LatencyStats} (for example {@code PutP99Nanos}, {@code MultiGetCount}).
  *   <li>{@code io.p2kv:type=Shard,dir="<dir>",shard=<i>}: every numeric field of {@link
@@ -192,6 +196,12 @@ public final class JmxRegistration implements AutoCloseable {
     }
     out.add(new Attr<>("CacheHitRatio", double.class, "value cache hits per point read that looked in it",
         s -> s.cache().hitRatio()));
+    out.add(new Attr<>("LeakedSnapshots", long.class, "snapshots dropped without close, closed by p2kv",
+        StoreStats::leakedSnapshots));
+    for (RecordComponent c : CutStats.class.getRecordComponents()) {
+      out.add(new Attr<>("Cut" + pascal(c.getName()), c.getType(), "CutStats." + c.getName() + ": how long consistent cuts held the writers",
+          s -> read(c, s.cuts())));
+    }
     if (latencies) {
       for (OperationType op : OperationType.values()) {
         for (RecordComponent c : LatencyStats.class.getRecordComponents()) {

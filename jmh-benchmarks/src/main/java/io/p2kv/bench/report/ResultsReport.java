@@ -19,7 +19,8 @@ import org.knowm.xchart.CategoryChartBuilder;
 /**
  * Renders JMH JSON results into {@code RESULTS.md} (every result, then ratios to each baseline
  * measured in the same run, then the project's performance targets with their status) and a PNG
- * chart.
+ * chart. The "Consistent cuts" section is not from this run: it is {@code CUTS.md} as {@link
+ * CutsReport} last rendered it, copied in.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.p2kv.bench.report.ResultsReport <out-dir>
  * <command-file> <json>...}
@@ -51,7 +52,7 @@ public final class ResultsReport {
     }
     ResultsReport report = new ResultsReport(all);
     Files.createDirectories(out);
-    Files.writeString(out.resolve("RESULTS.md"), report.markdown(command));
+    Files.writeString(out.resolve("RESULTS.md"), report.markdown(command, CutsReport.section(out)));
     report.chart(out.resolve("results.png"));
     System.out.println("wrote " + out.resolve("RESULTS.md") + " and " + out.resolve("results.png") + " from " + all.size() + " results");
   }
@@ -79,7 +80,14 @@ public final class ResultsReport {
 
   // ----------------------------------------------------------------------------- markdown
 
-  String markdown(String command) {
+  /**
+   * The whole of RESULTS.md.
+   *
+   * @param command the commands of the run
+   * @param cuts sections kept from elsewhere and put before "All results" (CUTS.md, which
+   *     run-cuts.sh renders); empty for none
+   */
+  String markdown(String command, String cuts) {
     StringBuilder md = new StringBuilder();
     String jdks = String.join(", ", results.stream().map(Result::jdk).distinct().toList());
     md.append("# p2kv benchmark results\n\n");
@@ -93,6 +101,7 @@ public final class ResultsReport {
         + "on this shared 2-core machine they are wide, so read single ratios with them in mind.\n\n");
     targets(md);
     ratios(md);
+    md.append(cuts);
     md.append("## All results\n\n![results](results.png)\n\n");
     md.append("| benchmark | parameters | threads | ops/s | ± error | alloc B/op | peak RSS MiB |\n");
     md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
