@@ -105,7 +105,7 @@ phase() {
   [ "$ph" = load ] && mode=-load
   local ops=()
   if [ -n "$OPS" ] && [ "$ph" != load ]; then
-    if [ "$ph" = e ]; then ops=(-p operationcount=$((OPS / 6))); else ops=(-p operationcount=$OPS); fi
+    if [ "$ph" = e ] || [ "$ph" = es ]; then ops=(-p operationcount=$((OPS / 6))); else ops=(-p operationcount=$OPS); fi
   fi
   local props=() prop
   for prop in "$@"; do props+=(-p "$prop"); done
