@@ -145,6 +145,32 @@ class ReadAwareSeparationTest {
   }
 
   @Test
+  void shouldLeaveOneSortedRunWhenSeveralLevelZeroFilesComeBackInline() {
+    Random rnd = new Random(11);
+    model.clear();
+    try (P2kv store = open(tmp.resolve("several"))) {
+      // Overwrites too, so that the level-0 files hold versions of the same keys in order.
+      for (int round = 0; round < 3; round++) {
+        load(store, rnd, 2_000);
+      }
+      ShardStats loaded = shard(store);
+      assertTrue(loaded.levels().get(0).files() >= 3, "three flushes, three level-0 files: " + loaded.levels());
+      readAll(store);
+      readAll(store);
+      assertEquals(SeparationModel.INLINE_CAP_BYTES, shard(store).separation().minBlobBytes());
+      for (int step = 0; step < 5 && (shard(store).inliningFilesLeft() > 0 || shard(store).blobBytes() > 0); step++) {
+        store.core().retuneSeparationNow();
+      }
+      ShardStats after = shard(store);
+      assertEquals(0, after.blobBytes(), "no value left in blob files");
+      assertEquals(1, after.levels().stream().filter(l -> l.files() > 0).count(), "one sorted run: " + after.levels());
+      assertEquals(0, after.levels().get(0).files(), "no level-0 file: " + after.levels());
+      ValueSeparationTest.verify(store, model, "after the values came back inline");
+      verifyScans(store, rnd);
+    }
+  }
+
+  @Test
   void shouldGoOnBringingValuesInlineAfterAReopen() {
     Random rnd = new Random(7);
     model.clear();
