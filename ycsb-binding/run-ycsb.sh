@@ -14,7 +14,7 @@
 # sequence, fresh stores each time, so the report gives medians and the spread), DATA (store directories;
 # default a new directory under /tmp, deleted at the end), P2KV_PROPS (p2kv.* settings of the
 # comparison, given to both bindings; see README "YCSB"), REBUILD=1 (rebuild the binding),
-# PHASES (default "load a b c d e f"; load always runs first), FIELDLENGTH (bytes of the one field,
+# PHASES (default "load a b c d e f"; load always runs first; "es" is E without its inserts), FIELDLENGTH (bytes of the one field,
 # default the workloads' 96: ~128-byte records; 1000 gives ~1 KB records), RECORDS (record count,
 # default the workloads' 2,000,000), NAME (writes docs/benchmarks/YCSB-NAME.md and ycsb-raw-NAME/
 # instead of YCSB.md and ycsb-raw/).
@@ -105,7 +105,7 @@ phase() {
   [ "$ph" = load ] && mode=-load
   local ops=()
   if [ -n "$OPS" ] && [ "$ph" != load ]; then
-    if [ "$ph" = e ]; then ops=(-p operationcount=$((OPS / 6))); else ops=(-p operationcount=$OPS); fi
+    if [ "$ph" = e ] || [ "$ph" = es ]; then ops=(-p operationcount=$((OPS / 6))); else ops=(-p operationcount=$OPS); fi
   fi
   local props=() prop
   for prop in "$@"; do props+=(-p "$prop"); done

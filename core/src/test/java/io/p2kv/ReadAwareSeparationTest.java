@@ -8,6 +8,7 @@ import io.p2kv.internal.separation.SeparationModel;
 import io.p2kv.internal.separation.SeparationTuner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -71,6 +72,25 @@ class ReadAwareSeparationTest {
     return store.stats().shards().get(0);
   }
 
+  /** The whole range, and scans of 1-100 pairs from random keys, against the model, in order. */
+  private void verifyScans(P2kv store, Random rnd) {
+    assertPairs(new ArrayList<>(model.entrySet()), store.range(null, null), "range of everything");
+    for (int i = 0; i < 50; i++) {
+      byte[] start = key(rnd.nextInt(model.size() + 10));
+      int limit = 1 + rnd.nextInt(100);
+      List<Map.Entry<byte[], byte[]>> expected = new ArrayList<>(model.tailMap(start, true).entrySet());
+      assertPairs(expected.subList(0, Math.min(limit, expected.size())), store.scan(start, limit), "scan " + i);
+    }
+  }
+
+  private static void assertPairs(List<Map.Entry<byte[], byte[]>> expected, List<KeyValue> actual, String what) {
+    assertEquals(expected.size(), actual.size(), what + ": pairs");
+    for (int i = 0; i < expected.size(); i++) {
+      assertArrayEquals(expected.get(i).getKey(), actual.get(i).key(), what + ": key " + i);
+      assertArrayEquals(expected.get(i).getValue(), actual.get(i).value(), what + ": value " + i);
+    }
+  }
+
   @Test
   void shouldBringSeparatedValuesBackInlineWhenTheStoreTurnsReadHeavy() {
     TestSeeds.run(getClass(), "shouldBringSeparatedValuesBackInlineWhenTheStoreTurnsReadHeavy",
@@ -109,12 +129,44 @@ class ReadAwareSeparationTest {
       assertTrue(after.sstBytes() >= valueBytes, "the values are in the SST files: " + after.sstBytes());
       assertTrue(after.separation().gcAgeCutoff() < 1.0, "collection back to the policy's setting");
       assertEquals(SeparationModel.INLINE_CAP_BYTES, after.separation().minBlobBytes());
+      // The load's last flush left a level-0 file; rewritten, it joins the level below instead of
+      // staying in level 0, where every seek and iterator step would merge it with that level.
+      assertTrue(loaded.levels().get(0).files() > 0, "the load left a level-0 file: " + loaded.levels());
+      assertEquals(1, after.levels().stream().filter(l -> l.files() > 0).count(), "one sorted run: " + after.levels());
+      assertEquals(0, after.levels().get(0).files(), "no level-0 file: " + after.levels());
       ValueSeparationTest.verify(store, model, "after the values came back inline");
+      verifyScans(store, rnd);
     }
     // The read-heavy placement survives a restart: no window has to rediscover it.
     try (P2kv store = open(dir)) {
       assertEquals(SeparationModel.INLINE_CAP_BYTES, shard(store).separation().minBlobBytes());
       ValueSeparationTest.verify(store, model, "after reopening");
+    }
+  }
+
+  @Test
+  void shouldLeaveOneSortedRunWhenSeveralLevelZeroFilesComeBackInline() {
+    Random rnd = new Random(11);
+    model.clear();
+    try (P2kv store = open(tmp.resolve("several"))) {
+      // Overwrites too, so that the level-0 files hold versions of the same keys in order.
+      for (int round = 0; round < 3; round++) {
+        load(store, rnd, 2_000);
+      }
+      ShardStats loaded = shard(store);
+      assertTrue(loaded.levels().get(0).files() >= 3, "three flushes, three level-0 files: " + loaded.levels());
+      readAll(store);
+      readAll(store);
+      assertEquals(SeparationModel.INLINE_CAP_BYTES, shard(store).separation().minBlobBytes());
+      for (int step = 0; step < 5 && (shard(store).inliningFilesLeft() > 0 || shard(store).blobBytes() > 0); step++) {
+        store.core().retuneSeparationNow();
+      }
+      ShardStats after = shard(store);
+      assertEquals(0, after.blobBytes(), "no value left in blob files");
+      assertEquals(1, after.levels().stream().filter(l -> l.files() > 0).count(), "one sorted run: " + after.levels());
+      assertEquals(0, after.levels().get(0).files(), "no level-0 file: " + after.levels());
+      ValueSeparationTest.verify(store, model, "after the values came back inline");
+      verifyScans(store, rnd);
     }
   }
 

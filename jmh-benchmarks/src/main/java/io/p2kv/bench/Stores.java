@@ -128,6 +128,21 @@ public final class Stores {
       throw new IllegalStateException("preload failed", error.get());
     }
     store.compact();
+    printPlacement(store);
+  }
+
+  /** Prints where the store keeps its values (blob and SST bytes, files per level) into the log. */
+  public static void printPlacement(P2kv store) {
+    long blob = 0;
+    long sst = 0;
+    StringBuilder levels = new StringBuilder();
+    for (var shard : store.stats().shards()) {
+      blob += Math.max(0, shard.blobBytes());
+      sst += Math.max(0, shard.sstBytes());
+      levels.append(' ').append(shard.levels().stream().map(l -> String.valueOf(l.files())).toList());
+    }
+    System.out.printf("%n# p2kv values: %d MiB in blob files, %d MiB in SST files; files per level, per shard:%s%n",
+        blob >> 20, sst >> 20, levels);
   }
 
   /** Prints the store's batching statistics into the benchmark log. */

@@ -5,6 +5,7 @@ import io.p2kv.P2kv;
 import io.p2kv.ShardStats;
 import io.p2kv.StoreStats;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.UnaryOperator;
 
 /**
@@ -132,6 +133,17 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
         sum += Math.max(0, shard.pendingCompactionBytes());
       }
       return sum;
+    }
+
+    @Override
+    String placement() {
+      long blob = 0;
+      long sst = 0;
+      for (ShardStats shard : p2kv.stats().shards()) {
+        blob += Math.max(0, shard.blobBytes());
+        sst += Math.max(0, shard.sstBytes());
+      }
+      return String.format(Locale.ROOT, "values: %d MiB in blob files, %d MiB in SST files", blob >> 20, sst >> 20);
     }
 
     @Override

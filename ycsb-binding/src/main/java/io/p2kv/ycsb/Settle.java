@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>{@code java -cp ... io.p2kv.ycsb.Settle io.p2kv.ycsb.P2kvYcsbClient p2kv.dir=/path [p2kv.x=y ...]}</pre>
  *
- * Prints one line: the seconds it took and the pending bytes before and after.
+ * Prints one line: the seconds it took, the pending bytes before and after, and for p2kv where its
+ * values are (bytes in blob files and in SST files).
  */
 public final class Settle {
   private static final long POLL_MS = 100;
@@ -46,6 +47,7 @@ public final class Settle {
     YcsbStore store = client.open(BindingConfig.parse(props));
     long before;
     long after;
+    String placement;
     try {
       store.flush();
       before = store.pendingCompactionBytes();
@@ -55,11 +57,13 @@ public final class Settle {
         Thread.sleep(POLL_MS);
         after = store.pendingCompactionBytes();
       }
+      placement = store.placement();
     } finally {
       store.close();
     }
     System.out.printf(
-        "settled %s in %.1f s: pending compaction %d -> %d bytes%n",
-        props.getProperty(BindingConfig.DIR), (System.nanoTime() - start) / 1e9, before, after);
+        "settled %s in %.1f s: pending compaction %d -> %d bytes%s%n",
+        props.getProperty(BindingConfig.DIR), (System.nanoTime() - start) / 1e9, before, after,
+        placement.isEmpty() ? "" : "; " + placement);
   }
 }

@@ -78,6 +78,16 @@ abstract class YcsbStore implements AutoCloseable {
    */
   abstract long pendingCompactionBytes();
 
+  /**
+   * Where the store keeps its values, for {@link Settle}'s report: bytes in blob files against
+   * bytes in SST files.
+   *
+   * @return a short description; empty for a store that keeps every value inline
+   */
+  String placement() {
+    return "";
+  }
+
   /** Closes the store; called once, when the last client thread of the directory cleans up. */
   @Override
   public abstract void close();

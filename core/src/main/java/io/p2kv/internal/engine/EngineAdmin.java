@@ -90,7 +90,9 @@ public interface EngineAdmin {
   }
 
   /**
-   * Rewrites (compacts in place, one file at a time, each at its own level) data files numbered
+   * Rewrites (compacts, one file at a time; a file of level 1 or deeper into its own level, a
+   * level-0 file into the first deeper level holding files, with the files it overlaps there, so
+   * that the rewrite leaves no large level-0 file for every read to merge) data files numbered
    * below {@code boundary}, until about {@code maxBytes} of them have been rewritten, and waits.
    * With the value-separation settings in force, a rewrite moves each separated value to where the
    * settings now place it (inline, if below {@code minBlobBytes} and garbage collection covers its
