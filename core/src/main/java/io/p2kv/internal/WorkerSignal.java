@@ -10,11 +10,11 @@ import java.util.concurrent.locks.LockSupport;
  * duty cycle (drain the queue, drive the engine, complete requests).
  *
  * <h2>Sleep protocol (no lost wake-up)</h2>
- * The worker sets {@code sleeping}, then checks for work ({@link Work#hasWork()}: a queued request,
+ * The worker sets {@code sleeping} to {@link #PARKING}, then checks for work ({@link Work#hasWork()}: a queued request,
  * or the decision of the cross-shard batch it waits for) and parks only if there is none. Whoever
  * makes work (a caller enqueueing, a coordinator deciding) first publishes it (a CAS on the queue,
- * a volatile write of the decision), then reads {@code sleeping} and, if set, clears it and
- * unparks the worker. Both sides write before they read a volatile the other writes (Dekker), so
+ * a volatile write of the decision), then reads {@code sleeping} and, if {@link #PARKING}, clears
+ * it and unparks the worker. Both sides write before they read a volatile the other writes (Dekker), so
  * either the worker sees the work before parking or the signaller sees the worker asleep. While
  * the worker is busy a signaller pays one volatile read.
  *
@@ -22,9 +22,13 @@ import java.util.concurrent.locks.LockSupport;
  * {@code role} is {@link #FREE}, held by the worker thread ({@link #WORKER}), held by a caller
  * ({@link #CALLER}), or {@link #RETIRED} for good. The worker thread takes it ({@link
  * #tryTakeAsWorker}, a CAS) for each duty cycle and lets it go after ({@link #releaseAsWorker}). A
- * sync caller that has just enqueued and finds the worker asleep takes it instead ({@link
- * #signalOrTake}, one CAS) and runs the duty cycle on its own thread, saving the cross-core
- * wake-up; then it lets go with {@link #releaseAsCaller}. The CAS that takes the role and the
+ * sync caller that has just enqueued and finds the worker not busy ({@link #IDLE}: it found no work
+ * and is polling, or {@link #PARKING}) takes it instead ({@link #signalOrTake}, one CAS) and runs
+ * the duty cycle on its own thread: it saves the cross-core wake-up of a parked worker, and the
+ * wait for a polling worker to get a CPU again among busy callers (milliseconds on 2 cores with
+ * 8-32 callers, docs/benchmarks/COMBINING.md). A busy worker ({@link #BUSY}) keeps the role, so
+ * under load requests still queue up and batch behind it. Then the caller lets go with {@link
+ * #releaseAsCaller}. The CAS that takes the role and the
  * volatile write that frees it order every holder's writes to the worker's state before the next
  * holder's reads: the state moves with the role.
  *
@@ -72,6 +76,14 @@ final class WorkerSignal {
     boolean hasWork();
   }
 
+  /** {@code sleeping}: the worker is executing, or has just found work. */
+  static final int BUSY = 0;
+  /** {@code sleeping}: the worker announced it will park (see "Sleep protocol"). */
+  static final int PARKING = 1;
+  /** {@code sleeping}: the worker found no work and is polling (spinning, yielding) before it parks. */
+  static final int IDLE = 2;
+
+  /** {@link #BUSY}, {@link #PARKING} or {@link #IDLE}; only the worker sets a non-zero value. */
   private final AtomicInteger sleeping = new AtomicInteger();
   private final AtomicInteger role = new AtomicInteger(FREE);
   private volatile Thread worker;
@@ -98,21 +110,21 @@ final class WorkerSignal {
    * holds the role: it re-checks the work when it lets go.
    */
   void signal() {
-    if (sleeping.get() != 0 && role.get() != CALLER && sleeping.compareAndSet(1, 0)) {
+    if (sleeping.get() == PARKING && role.get() != CALLER && sleeping.compareAndSet(PARKING, BUSY)) {
       LockSupport.unpark(worker);
     }
   }
 
   /**
-   * After enqueueing a request: if the worker is asleep and the role free, takes the role for
-   * the caller instead of waking the worker. If the worker is awake it will see the request; if
-   * the role is held, its holder will.
+   * After enqueueing a request: if the worker is not busy (idle or parking) and the role free,
+   * takes the role for the caller instead of waking the worker. If the worker is busy it will see
+   * the request; if the role is held, its holder will (a parked worker stays parked).
    *
    * @return true if the caller now holds the role: it must run the duty cycle and then call {@link
    *     #releaseAsCaller}
    */
   boolean signalOrTake() {
-    return sleeping.get() != 0 && role.get() == FREE && role.compareAndSet(FREE, CALLER);
+    return sleeping.get() != BUSY && role.get() == FREE && role.compareAndSet(FREE, CALLER);
   }
 
   /**
@@ -180,12 +192,29 @@ final class WorkerSignal {
    * @return true while the sleeping flag is set
    */
   boolean isSleeping() {
-    return sleeping.get() != 0;
+    return sleeping.get() == PARKING;
+  }
+
+  /**
+   * The worker found no work and starts polling before it parks: from now on a sync caller takes
+   * the role rather than wait for this thread to get a CPU again (see {@link #signalOrTake}).
+   */
+  void idle() {
+    if (sleeping.get() == BUSY) {
+      sleeping.lazySet(IDLE);
+    }
+  }
+
+  /** The worker found work: callers leave it to the worker again. */
+  void busy() {
+    if (sleeping.get() != BUSY) {
+      sleeping.lazySet(BUSY);
+    }
   }
 
   /** Wakes the worker whether or not it announced sleep (stop requests). */
   void wakeUnconditionally() {
-    sleeping.set(0);
+    sleeping.set(BUSY);
     Thread t = worker;
     if (t != null) {
       LockSupport.unpark(t);
@@ -200,11 +229,11 @@ final class WorkerSignal {
    * @param work what to re-check
    */
   void park(Work work) {
-    sleeping.set(1);
+    sleeping.set(PARKING);
     int r = role.get();
     if (r == FREE ? !work.hasWork() : r != RETIRED) {
       LockSupport.parkNanos(this, safetyParkNanos);
     }
-    sleeping.lazySet(0);
+    sleeping.lazySet(IDLE); // polls again; busy() once it finds work
   }
 }
