@@ -72,16 +72,31 @@ import org.jctools.queues.MpscArrayQueue;
  * Request.CutPart} until every worker has taken its own, {@code doWork} takes nothing and returns
  * 0; then the worker runs the cut's action on its engine and goes on.
  *
- * <h2>Concurrency</h2>
- * Everything here runs on the worker thread (or, in tests, on the thread of an {@code
- * AgentInvoker}). Counters are single-writer ({@link WorkerCounters}), read from any thread.
+ * <h2>Concurrency: the worker role (flat combining)</h2>
+ * Everything here runs in the shard's <em>worker role</em>, one thread at a time: the token in
+ * {@link WorkerSignal} whose holder alone executes the duty cycle. The worker thread takes it for
+ * each {@link #doWork} (or, in tests, the thread of an {@code AgentInvoker}); a sync caller that
+ * finds the worker idle or parked takes it instead and runs {@link #runAsCaller} on its own
+ * thread, so its request costs no wake-up and no wait for the worker to get a CPU. The role is
+ * taken with a CAS and freed with a volatile write, so every field here (the writer and its
+ * engine batch, the run arrays, the overlay, the participant, the cut, the counters) is handed
+ * over with it; only {@link #atCut} and the participant's prepared part are read off the role (by
+ * {@link #hasWork}), and are volatile. A caller executes exactly the worker's cycle (same order,
+ * same batching) but stops once its own request is complete, and never ends the agent: {@link
+ * #terminate} (stop) and thread pinning stay on the worker thread. Listeners, future stages and
+ * update functions run in the role, wherever it is: {@link #inWorkerRole} refuses blocking store
+ * calls there as on the worker thread. Counters are single-writer at a time ({@link
+ * WorkerCounters}), read from any thread.
  *
  * <h2>Shutdown and failure</h2>
  * After {@link #requestStop()} the worker goes on executing what is queued (or failing it if the
  * store failed) and ends the agent at the first duty cycle that finds the queue empty and no
- * cross-shard part undecided. An engine error fails only the requests of that engine call. Any
- * other throwable means the worker is broken: it fails its run and its queue, marks the whole store
- * failed (section 4.6) and ends.
+ * cross-shard part undecided; while a caller holds the role, it waits (parked) until the caller
+ * lets go and wakes it. Ending retires the role, so no caller executes on the engine afterwards.
+ * An engine error fails only the requests of that engine call. Any other throwable means the
+ * worker is broken: it fails its run and its queue, marks the whole store failed (section 4.6),
+ * retires the role and ends; if that happens on a caller's thread, the caller retires the role
+ * and the worker thread, woken, ends at its next cycle.
  */
 final class ShardWorker implements Agent, WorkerSignal.Work {
   /** Requests handled per duty cycle before re-checking stop and failure flags. */
