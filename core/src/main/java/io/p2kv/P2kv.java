@@ -110,9 +110,11 @@ import java.util.function.UnaryOperator;
  *
  * <h2>Sync, async, callbacks</h2>
  * Sync methods block the calling thread (platform or virtual) until the operation is applied.
- * {@code *Async} methods return at once; their futures and callbacks complete on the shard's
- * worker thread, so dependent stages and callbacks must be short and must never call a blocking
- * method of this store (doing so throws {@link IllegalStateException}); use {@code
+ * {@code *Async} methods return at once; their futures and callbacks complete in the shard's
+ * worker role: on the shard's worker thread, or on the thread of a sync caller of the same shard
+ * that executes the worker's queue itself while the worker is idle (see docs/ARCHITECTURE.md,
+ * "Flat combining"). So dependent stages and callbacks must be short and must never call a
+ * blocking method of this store (doing so throws {@link IllegalStateException}); use {@code
  * thenApplyAsync(fn, executor)} for heavy work. Argument errors (null, oversized) throw at once
  * from every method; store errors (closed, failed, queue full, engine errors) are thrown by sync
  * methods and delivered through the future or callback by async ones.
@@ -723,8 +725,9 @@ public final class P2kv implements AutoCloseable {
    *
    * @param key the key
    * @param value the value
-   * @param callback called exactly once, on the worker thread (or on the caller's thread if the
-   *     request could not be enqueued), with {@code (null, null)} on success or {@code (null,
+   * @param callback called exactly once, in the shard's worker role (the worker thread, or a sync
+   *     caller's thread executing the worker's queue; on this caller's thread if the request could
+   *     not be enqueued), with {@code (null, null)} on success or {@code (null,
    *     error)}; exceptions it throws are logged and ignored
    */
   public void putAsync(byte[] key, byte[] value, BiConsumer<? super Void, ? super Throwable> callback) {

@@ -11,8 +11,9 @@ import java.util.function.BooleanSupplier;
  * to whoever waits for it. Subclassed by {@link Request}.
  *
  * <h2>Who learns of it</h2>
- * A request completes exactly once, on the worker thread (or on the thread that fails it when the
- * store closes or fails). With a {@link Request.Listener} the completer calls it; without one (a
+ * A request completes exactly once, in its shard's worker role: on the worker thread, or on a
+ * sync caller's thread that runs the worker's duty cycle while the worker sleeps ({@link
+ * WorkerSignal}); or on the thread that fails it when the store closes or fails. With a {@link Request.Listener} the completer calls it; without one (a
  * sync caller) the caller waits in {@link #await}.
  *
  * <h2>Sync hand-off (no lost wake-up)</h2>
@@ -205,6 +206,15 @@ abstract class Completion {
     if (interrupted) {
       me.interrupt();
     }
+  }
+
+  /**
+   * Whether the request has completed (its result is visible to the reader).
+   *
+   * @return true once completed
+   */
+  final boolean isDone() {
+    return state == DONE;
   }
 
   /**

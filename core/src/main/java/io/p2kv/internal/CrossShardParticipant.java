@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Not thread-safe: one shard worker's side of cross-shard atomic batches (p2KVS section 4.5; the
- * protocol is described in {@link CrossShardTxn}). Runs on the worker thread only.
+ * protocol is described in {@link CrossShardTxn}). Runs only in the shard's worker role (the worker
+ * thread, or a caller holding the role: {@link WorkerSignal}), one thread at a time.
  *
  * <ol>
  *   <li>{@link #prepare}: write the part's operations together with an undo record in one atomic
@@ -25,8 +26,11 @@ final class CrossShardParticipant {
   private final ShardWriter writer;
   private final WorkerCounters counters;
   private final WorkerSignal signal;
-  /** The prepared part awaiting its batch's decision, or null. */
-  private CrossShardTxn waitingFor;
+  /**
+   * The prepared part awaiting its batch's decision, or null. Volatile: the worker's {@code
+   * hasWork} reads it off the role (see {@link WorkerSignal}).
+   */
+  private volatile CrossShardTxn waitingFor;
   private byte[] undo;
   /** The prepared part's operations, whose keys a rollback changes. */
   private List<Batch.Op> preparedOps;

@@ -70,7 +70,7 @@ final class Cut<T> implements Request.Listener {
   @FunctionalInterface
   interface Action<T> {
     /**
-     * Runs on the shard's worker thread.
+     * Runs in the shard's worker role (its worker thread, or a caller holding the role).
      *
      * @param shard the shard index
      * @param engine its engine

@@ -35,6 +35,9 @@ final class ParkingIdleStrategy implements IdleStrategy {
 
   @Override
   public void idle() {
+    if (spins == 0) {
+      signal.idle();
+    }
     if (spins < maxSpins) {
       if (++spins == maxSpins) {
         yieldDeadline = System.nanoTime() + yieldNanos;
@@ -50,6 +53,7 @@ final class ParkingIdleStrategy implements IdleStrategy {
   @Override
   public void reset() {
     spins = 0;
+    signal.busy();
   }
 
   @Override

@@ -28,12 +28,13 @@ final class RequestDispatcher {
   }
 
   /**
-   * Refuses a blocking call on a shard worker thread, where it would wait for itself.
+   * Refuses a blocking call in a shard worker's role (a worker thread, or a caller running a
+   * worker's duty cycle: a callback or update function it runs), where it would wait for itself.
    *
-   * @throws IllegalStateException on a worker thread
+   * @throws IllegalStateException in a worker role
    */
   static void checkNotWorkerThread() {
-    if (Thread.currentThread() instanceof Shard.ShardThread) {
+    if (ShardWorker.inWorkerRole()) {
       throw new IllegalStateException(
           "blocking p2kv call on a shard worker thread (from a callback or future stage?) would deadlock;"
               + " use the async methods or a *Async stage with your own executor");
@@ -44,8 +45,8 @@ final class RequestDispatcher {
   Object call(Shard shard, Request r, OperationType type) {
     checkNotWorkerThread();
     long start = startNanos();
-    shard.submit(r);
-    r.await(yieldWaitNanos);
+    shard.submitSync(r);
+    r.await(yieldWaitNanos); // returns at once if this thread executed it, and wakes its tree children
     Object result = r.resultOrThrow();
     record(type, start);
     return result;

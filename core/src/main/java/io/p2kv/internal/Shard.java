@@ -60,7 +60,7 @@ final class Shard {
   private final MpscArrayQueue<Request> queue;
   private final StoreState store;
   private final ShardConfig config;
-  private final WorkerSignal signal = new WorkerSignal();
+  private final WorkerSignal signal;
   final ShardWorker worker;
   private final LongAdder rejectedOffers = new LongAdder();
   private final ReaderGuard readers = new ReaderGuard();
@@ -76,6 +76,22 @@ final class Shard {
       WriteProfile profile,
       StripeVersions versions,
       ValueCache cache) {
+    this(index, engine, store, config, pinning, latency, profile, versions, cache, new WorkerSignal());
+  }
+
+  /** As the other constructor, with the worker's signal given (tests control its safety park). */
+  Shard(
+      int index,
+      Engine engine,
+      StoreState store,
+      ShardConfig config,
+      CpuPinning pinning,
+      LatencyRecorder latency,
+      WriteProfile profile,
+      StripeVersions versions,
+      ValueCache cache,
+      WorkerSignal signal) {
+    this.signal = signal;
     this.index = index;
     this.engine = engine;
     this.store = store;
@@ -124,6 +140,28 @@ final class Shard {
       offerSlow(r);
     }
     signal.signal();
+    if (!store.isOpen()) {
+      settleAfterClose(r);
+    }
+  }
+
+  /**
+   * Enqueues a sync caller's request; if the worker sleeps and its role is free, runs the worker's
+   * duty cycle on this thread until the request is complete instead of waking the worker (flat
+   * combining; {@link WorkerSignal}, {@link ShardWorker#runAsCaller}). Does not wait otherwise:
+   * the caller then awaits the request.
+   *
+   * @throws StoreClosedException or StoreFailedException if the store is not open
+   * @throws QueueFullException in fail-fast mode when the queue is full
+   */
+  void submitSync(Request r) {
+    store.checkOpen();
+    if (!queue.offer(r)) {
+      offerSlow(r);
+    }
+    if (signal.signalOrTake()) {
+      worker.runAsCaller(r);
+    }
     if (!store.isOpen()) {
       settleAfterClose(r);
     }

@@ -72,16 +72,31 @@ import org.jctools.queues.MpscArrayQueue;
  * Request.CutPart} until every worker has taken its own, {@code doWork} takes nothing and returns
  * 0; then the worker runs the cut's action on its engine and goes on.
  *
- * <h2>Concurrency</h2>
- * Everything here runs on the worker thread (or, in tests, on the thread of an {@code
- * AgentInvoker}). Counters are single-writer ({@link WorkerCounters}), read from any thread.
+ * <h2>Concurrency: the worker role (flat combining)</h2>
+ * Everything here runs in the shard's <em>worker role</em>, one thread at a time: the token in
+ * {@link WorkerSignal} whose holder alone executes the duty cycle. The worker thread takes it for
+ * each {@link #doWork} (or, in tests, the thread of an {@code AgentInvoker}); a sync caller that
+ * finds the worker idle or parked takes it instead and runs {@link #runAsCaller} on its own
+ * thread, so its request costs no wake-up and no wait for the worker to get a CPU. The role is
+ * taken with a CAS and freed with a volatile write, so every field here (the writer and its
+ * engine batch, the run arrays, the overlay, the participant, the cut, the counters) is handed
+ * over with it; only {@link #atCut} and the participant's prepared part are read off the role (by
+ * {@link #hasWork}), and are volatile. A caller executes exactly the worker's cycle (same order,
+ * same batching) but stops once its own request is complete, and never ends the agent: {@link
+ * #terminate} (stop) and thread pinning stay on the worker thread. Listeners, future stages and
+ * update functions run in the role, wherever it is: {@link #inWorkerRole} refuses blocking store
+ * calls there as on the worker thread. Counters are single-writer at a time ({@link
+ * WorkerCounters}), read from any thread.
  *
  * <h2>Shutdown and failure</h2>
  * After {@link #requestStop()} the worker goes on executing what is queued (or failing it if the
  * store failed) and ends the agent at the first duty cycle that finds the queue empty and no
- * cross-shard part undecided. An engine error fails only the requests of that engine call. Any
- * other throwable means the worker is broken: it fails its run and its queue, marks the whole store
- * failed (section 4.6) and ends.
+ * cross-shard part undecided; while a caller holds the role, it waits (parked) until the caller
+ * lets go and wakes it. Ending retires the role, so no caller executes on the engine afterwards.
+ * An engine error fails only the requests of that engine call. Any other throwable means the
+ * worker is broken: it fails its run and its queue, marks the whole store failed (section 4.6),
+ * retires the role and ends; if that happens on a caller's thread, the caller retires the role
+ * and the worker thread, woken, ends at its next cycle.
  */
 final class ShardWorker implements Agent, WorkerSignal.Work {
   /** Requests handled per duty cycle before re-checking stop and failure flags. */
@@ -111,8 +126,11 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private final Completion[] syncRun;
   private final Object[] syncResults;
   private final ArrayList<byte[]> keys = new ArrayList<>();
-  /** The cut whose barrier this worker waits at, or null. */
-  private Request.CutPart atCut;
+  /**
+   * The cut whose barrier this worker waits at, or null. Volatile: {@link #hasWork} reads it off
+   * the role (see {@link WorkerSignal}).
+   */
+  private volatile Request.CutPart atCut;
 
   /** Overlay value: the key is absent. Compared by identity. */
   private static final byte[] ABSENT = new byte[0];
@@ -136,6 +154,9 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   /** Operations and payload bytes of the engine write of a run with updates, for the counters. */
   private int runOps;
   private long runBytes;
+
+  /** Set on a caller's thread while it runs the duty cycle ({@link #runAsCaller}). */
+  private static final ThreadLocal<Boolean> IN_ROLE = new ThreadLocal<>();
 
   private volatile boolean stopRequested;
   private volatile boolean terminated;
@@ -191,8 +212,67 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     pinHandle = null;
   }
 
+  /**
+   * One duty cycle on the worker thread: takes the role (see "Flat combining"), executes, lets
+   * the role go. Returns 0 without executing anything while a caller holds the role.
+   */
   @Override
   public int doWork() {
+    if (!signal.tryTakeAsWorker()) {
+      if (signal.isRetired()) {
+        end(); // a caller's duty cycle died (dieOf): the worker ends as if it had died itself
+      }
+      return 0;
+    }
+    int done = dutyCycle(null);
+    if (stopRequested && !participant.isWaiting() && atCut == null && queue.isEmpty()) {
+      terminate();
+    }
+    signal.releaseAsWorker();
+    return done;
+  }
+
+  /**
+   * Runs the worker's duty cycle on a caller's thread that has taken the role ({@link
+   * WorkerSignal#signalOrTake}) because the worker was asleep: executes exactly what the worker
+   * would, in queue order, until {@code own} (the caller's request, already queued) is complete
+   * or a duty cycle's limit is reached, then lets the role go, waking the worker if work is left.
+   * Never ends the worker: a stop request is left to the worker thread, which the release wakes.
+   * Async requests completed here run their listeners on this thread, in the worker's role.
+   *
+   * @param own the caller's request
+   */
+  void runAsCaller(Completion own) {
+    IN_ROLE.set(Boolean.TRUE);
+    boolean died;
+    try {
+      died = dutyCycle(own) < 0;
+    } finally {
+      IN_ROLE.remove();
+    }
+    if (!died) {
+      signal.releaseAsCaller(this);
+    }
+  }
+
+  /**
+   * Whether the calling thread executes a shard's duty cycle: a worker thread, or a caller that
+   * holds a worker role ({@link #runAsCaller}). Blocking store calls are refused there.
+   *
+   * @return true in a worker role
+   */
+  static boolean inWorkerRole() {
+    return Thread.currentThread() instanceof Shard.ShardThread || IN_ROLE.get() != null;
+  }
+
+  /**
+   * The duty cycle proper, run by whoever holds the role: finishes a decided cross-shard part,
+   * leaves a released cut, then drains the queue (or fails it if the store failed).
+   *
+   * @param own null on the worker thread; a caller's request, to stop once it is complete
+   * @return requests handled, or -1 if the cycle died (see {@link #dieOf}) on a caller's thread
+   */
+  private int dutyCycle(Completion own) {
     int done = 0;
     try {
       if (participant.isWaiting()) {
@@ -203,7 +283,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       }
       if (atCut != null) {
         if (!atCut.cut.isReleased()) {
-          return 0;
+          return done;
         }
         leaveCut();
         done++;
@@ -213,15 +293,14 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
         done += failQueued(storeFailure);
       } else {
         Request r;
-        while (done < DUTY_CYCLE_LIMIT && !participant.isWaiting() && atCut == null && (r = queue.relaxedPoll()) != null) {
+        while (done < DUTY_CYCLE_LIMIT && !participant.isWaiting() && atCut == null && (own == null || !own.isDone())
+            && (r = queue.relaxedPoll()) != null) {
           done += run(r);
         }
       }
     } catch (Throwable fatal) {
-      dieOf(fatal);
-    }
-    if (stopRequested && !participant.isWaiting() && atCut == null && queue.isEmpty()) {
-      terminate();
+      dieOf(fatal, own == null);
+      return -1;
     }
     return done;
   }
@@ -714,8 +793,11 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     return n;
   }
 
-  /** A broken worker: fail what it holds, fail the store, fail the queue, end. */
-  private void dieOf(Throwable fatal) {
+  /**
+   * A broken worker: fail what it holds, fail the store, fail the queue, retire the role, end. On
+   * a caller's thread the worker thread ends instead, woken by the retired role.
+   */
+  private void dieOf(Throwable fatal, boolean onWorkerThread) {
     Throwable failure = store.workerDied(shard, fatal);
     for (int i = 0; i < runSize; i++) {
       run[i].fail(failure);
@@ -727,7 +809,10 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     Arrays.fill(requestFailure, null);
     requestFailures = 0;
     failQueued(failure);
-    terminate();
+    if (onWorkerThread) {
+      terminate();
+    }
+    signal.retire();
   }
 
   /**
@@ -735,6 +820,12 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
    * {@link #isTerminated()}, and fail their own request (see {@link Shard#submit}).
    */
   private void terminate() {
+    signal.retire();
+    end();
+  }
+
+  /** Ends the agent; the role is retired already, so nobody executes on the engine any more. */
+  private void end() {
     terminated = true;
     throw new AgentTerminationException();
   }
@@ -749,6 +840,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
 
   /** Fails everything queued after the worker thread is gone (used only if the thread never ran). */
   void failLeftovers(String storeName) {
+    signal.retireWhenFree();
     failQueued(new StoreClosedException("store " + storeName + " is closed"));
     terminated = true;
   }

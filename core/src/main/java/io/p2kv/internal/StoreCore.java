@@ -390,7 +390,7 @@ public final class StoreCore implements AutoCloseable {
     if (limit == 0 || ShardSet.isEmptyRange(lower, upper)) {
       return new ArrayList<>();
     }
-    if (limit == Integer.MAX_VALUE && !(Thread.currentThread() instanceof Shard.ShardThread)) {
+    if (limit == Integer.MAX_VALUE && !(ShardWorker.inWorkerRole())) {
       return ranges.readAll(lower, upper);
     }
     if (limit <= StoreIterator.SESSION_PAIRS) {
@@ -618,7 +618,7 @@ public final class StoreCore implements AutoCloseable {
       jmx.close(); // 1
     }
     state.markClosed(); // 2
-    if (Thread.currentThread() instanceof Shard.ShardThread) {
+    if (ShardWorker.inWorkerRole()) {
       Thread closer = new Thread(this::closeFromAnotherThread, "p2kv-close " + name);
       closer.start();
       return;
@@ -636,7 +636,7 @@ public final class StoreCore implements AutoCloseable {
 
   /** Waits for the close another thread runs; a worker thread cannot, and returns. */
   private void awaitClosed() {
-    if (Thread.currentThread() instanceof Shard.ShardThread) {
+    if (ShardWorker.inWorkerRole()) {
       return;
     }
     boolean interrupted = false;

@@ -8,8 +8,10 @@ import java.util.List;
  * data operations; statistics, tuning and maintenance are on {@link #admin()}.
  *
  * <h2>Concurrency</h2>
- * The write methods ({@link #put}, {@link #delete}, {@link #write}) are called by the shard's
- * single worker thread only, and so is each {@link EngineBatch}, which the worker owns. {@link
+ * The write methods ({@link #put}, {@link #delete}, {@link #write}) are called in the shard's
+ * worker role only: by one thread at a time, the worker thread or a caller holding the role, with
+ * a happens-before edge from each holder to the next; so is each {@link EngineBatch}, which the
+ * worker owns. {@link
  * #get}, {@link #multiGet} and {@link #newIterator} may also be called concurrently by caller
  * threads (the direct read path); {@link #putMeta} and {@link #deleteMeta} by any thread. {@link
  * #close} is called once, after the worker stopped, the separation tuner stopped, no caller is

@@ -1,0 +1,247 @@
+package io.p2kv.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2kv.IdleMode;
+import io.p2kv.Pinning;
+import io.p2kv.QueueFullPolicy;
+import io.p2kv.StoreFailedException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The worker role handed between the worker thread and sync callers (flat combining; {@link
+ * WorkerSignal}, {@link ShardWorker#runAsCaller}), stepped through explicit hand-offs: a real worker
+ * thread whose park has no safety timeout (it stays parked until signalled), callers on threads of
+ * their own, and an engine whose put of a gated key blocks until the test opens the gate, so a
+ * caller is held inside its duty cycle for as long as the test needs. No sleeps: the test waits for
+ * states (the worker announced sleep and is parked; a thread entered the engine). Timeouts only turn
+ * a lost request into a failure instead of a hang.
+ */
+class WorkerRoleTest {
+  private static final byte[] GATED = {1};
+  private static final long TIMEOUT_S = 30;
+
+  /** Records which thread made each engine call; the put of {@link #GATED} waits at the gate. */
+  private static final class GatedEngine extends RecordingEngine {
+    final List<String> threads = new CopyOnWriteArrayList<>();
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch gate = new CountDownLatch(1);
+    volatile Error fatal;
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      threads.add(Thread.currentThread().getName());
+      if (key[0] == GATED[0]) {
+        entered.countDown();
+        await(gate);
+        if (fatal != null) {
+          throw fatal;
+        }
+      }
+      super.put(key, value);
+    }
+
+    @Override
+    public void write(io.p2kv.internal.engine.EngineBatch batch) {
+      threads.add(Thread.currentThread().getName());
+      super.write(batch);
+    }
+  }
+
+  private final GatedEngine engine = new GatedEngine();
+  private final StoreState state = new StoreState("test");
+  private final WorkerSignal signal = new WorkerSignal(Long.MAX_VALUE);
+  private final Shard shard =
+      new Shard(
+          0,
+          engine,
+          state,
+          new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, 32, 1 << 20),
+          new CpuPinning(Pinning.NEVER, 1, 1, "test"),
+          null,
+          null,
+          new StripeVersions(1),
+          null,
+          signal);
+  private Thread workerThread;
+
+  @AfterEach
+  void stop() {
+    engine.gate.countDown();
+    if (!shard.worker.isTerminated()) {
+      state.markClosed();
+      shard.stopWorker();
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(TIMEOUT_S, TimeUnit.SECONDS)) {
+        throw new AssertionError("timed out");
+      }
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Starts the worker thread and waits until it has announced sleep and parked. */
+  private void startAndAwaitParked() {
+    shard.start();
+    Thread[] found = new Thread[1];
+    awaitCondition(() -> {
+      for (Thread t : Thread.getAllStackTraces().keySet()) {
+        if (t instanceof Shard.ShardThread && t.getName().equals(shard.worker.roleName())) {
+          found[0] = t;
+        }
+      }
+      return found[0] != null;
+    });
+    workerThread = found[0];
+    awaitParked();
+  }
+
+  /** Waits until the worker announced sleep and is parked (no timeout on its park). */
+  private void awaitParked() {
+    awaitCondition(() -> signal.isSleeping() && workerThread.getState() == Thread.State.TIMED_WAITING);
+  }
+
+  private static void awaitCondition(java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("timed out waiting for a state");
+      }
+      Thread.yield();
+    }
+  }
+
+  /** A sync call on a thread of its own, as {@code RequestDispatcher.call} makes it. */
+  private CompletableFuture<Object> syncCall(String name, Request r, CountDownLatch submitted) {
+    CompletableFuture<Object> done = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        shard.submitSync(r);
+        if (submitted != null) {
+          submitted.countDown();
+        }
+        r.await(0);
+        done.complete(r.resultOrThrow());
+      } catch (Throwable e) {
+        done.completeExceptionally(e);
+      }
+    }, name);
+    t.start();
+    return done;
+  }
+
+  private static Object join(CompletableFuture<?> f) throws Exception {
+    try {
+      return f.get(TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("a request was lost: it never completed", e);
+    }
+  }
+
+  @Test
+  void shouldLetASyncCallerRunTheDutyCycleWhileTheWorkerSleepsAndLoseNoRequestQueuedMeanwhile() throws Exception {
+    startAndAwaitParked();
+
+    // 1. A sync caller enqueues while the worker is parked: it takes the role and executes its
+    // own put on its own thread (held inside the engine by the gate).
+    CompletableFuture<Object> a = syncCall("caller-a", new Request.Put(GATED, new byte[] {10}, null), null);
+    await(engine.entered);
+    assertEquals(List.of("caller-a"), engine.threads, "the caller executes its put itself");
+    assertTrue(signal.isSleeping(), "the worker was not woken");
+
+    // 2. An async request arrives while the caller holds the role: signal() leaves the worker
+    // asleep, since the holder re-checks the queue when it lets go.
+    FutureListener<Void> b = new FutureListener<>();
+    shard.submit(new Request.Put(new byte[] {2}, new byte[] {20}, b));
+    assertTrue(signal.isSleeping(), "no wake-up while a caller holds the role");
+
+    // 3. The worker wakes anyway (as after its safety timeout): it cannot take the role, executes
+    // nothing, and parks again without waiting for the queued request.
+    signal.wakeUnconditionally();
+    awaitParked(); // only the worker sets the flag again, after going round its loop
+    assertEquals(List.of("caller-a"), engine.threads, "nothing executed beside the role's holder");
+    assertFalse(b.isDone());
+
+    // 4. Another sync caller enqueues while the role is held: it cannot take it and waits.
+    CountDownLatch dSubmitted = new CountDownLatch(1);
+    CompletableFuture<Object> d = syncCall("caller-d", new Request.Put(new byte[] {3}, new byte[] {30}, null), dSubmitted);
+    await(dSubmitted);
+    assertEquals(List.of("caller-a"), engine.threads);
+
+    // 5. The first caller finishes its own request and lets the role go with two requests queued
+    // behind it: it must wake the worker, which executes both in one batch.
+    engine.gate.countDown();
+    join(a);
+    join(d);
+    b.get(TIMEOUT_S, TimeUnit.SECONDS);
+    assertEquals(List.of("put", "batch:2"), engine.calls);
+    assertEquals(List.of("caller-a", workerThread.getName()), engine.threads);
+    assertEquals(3, engine.data.size());
+    assertEquals(3, shard.worker.counters().puts, "the counters moved with the role");
+  }
+
+  @Test
+  void shouldStopTheWorkerOnlyAfterTheCallerHoldingTheRoleLetsGo() throws Exception {
+    startAndAwaitParked();
+    CompletableFuture<Object> a = syncCall("caller-a", new Request.Put(GATED, new byte[] {10}, null), null);
+    await(engine.entered);
+    FutureListener<Void> b = new FutureListener<>();
+    shard.submit(new Request.Put(new byte[] {2}, new byte[] {20}, b));
+
+    // Close while the caller holds the role: the worker is woken, cannot take the role, so it
+    // neither executes nor ends; it parks again.
+    state.markClosed();
+    shard.requestStop();
+    awaitParked(); // the stop request cleared the flag; the worker set it again after its loop
+    assertFalse(shard.worker.isTerminated(), "the worker ended while a caller executed on its engine");
+    assertEquals(List.of("caller-a"), engine.threads);
+    CompletableFuture<Void> stopped = CompletableFuture.runAsync(shard::stopWorker);
+
+    // The caller lets go: the worker drains the queue, then ends; the role is retired for good.
+    engine.gate.countDown();
+    join(a);
+    stopped.get(TIMEOUT_S, TimeUnit.SECONDS);
+    assertTrue(b.isDone() && !b.isCompletedExceptionally(), "the request queued before the stop was executed");
+    assertEquals(List.of("caller-a", workerThread.getName()), engine.threads);
+    assertTrue(shard.worker.isTerminated());
+    assertTrue(signal.isRetired());
+    assertFalse(signal.signalOrTake(), "no caller takes the role of an ended worker");
+  }
+
+  @Test
+  void shouldEndTheWorkerWhenACallersDutyCycleDies() throws Exception {
+    startAndAwaitParked();
+    engine.fatal = new OutOfMemoryError("injected");
+    CompletableFuture<Object> a = syncCall("caller-a", new Request.Put(GATED, new byte[] {10}, null), null);
+    await(engine.entered);
+    FutureListener<Void> b = new FutureListener<>();
+    shard.submit(new Request.Put(new byte[] {2}, new byte[] {20}, b));
+    engine.gate.countDown();
+
+    ExecutionException failed = assertThrows(ExecutionException.class, () -> a.get(TIMEOUT_S, TimeUnit.SECONDS));
+    assertInstanceOf(StoreFailedException.class, failed.getCause());
+    assertInstanceOf(StoreFailedException.class, assertThrows(Exception.class, b::join).getCause());
+    assertThrows(StoreFailedException.class, state::checkOpen);
+    workerThread.join(TimeUnit.SECONDS.toMillis(TIMEOUT_S));
+    assertFalse(workerThread.isAlive(), "the retired role ends the worker thread");
+    assertTrue(shard.worker.isTerminated());
+    assertSame(1, engine.threads.size(), "nothing executed after the fatal error");
+  }
+}
