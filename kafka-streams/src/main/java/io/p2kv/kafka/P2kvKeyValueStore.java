@@ -33,6 +33,7 @@ import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.PositionSerde;
 import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,8 +45,9 @@ import org.slf4j.LoggerFactory;
  * batch of changelog records.
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
- * The store manages its changelog offsets: {@link #commit(Map)} writes them in one atomic p2kv
- * batch, in the store's own key range, after the data they cover. Under exactly-once Kafka
+ * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
+ * Position} of the data written so far, in one atomic p2kv batch, in the store's own key range,
+ * after the data they cover; {@code init} reads the position back. Under exactly-once Kafka
  * Streams 4.3 commits stores only when a task is restored, suspended or closed, not at each
  * transaction (StreamTask.postCommit), so the store cannot keep uncommitted writes apart from
  * committed ones without holding every write of a running task in memory. It does what Kafka's
@@ -113,6 +115,12 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             "store " + name + " was not closed (the process died); under exactly-once it may hold uncommitted writes"));
       }
       store.put(keys.status(), OPEN);
+      byte[] savedPosition = store.get(keys.position());
+      if (savedPosition != null) {
+        synchronized (position) {
+          position.merge(PositionSerde.deserialize(ByteBuffer.wrap(savedPosition)));
+        }
+      }
     } catch (IOException e) {
       s.release();
       throw new ProcessorStateException("store " + name + ": cannot write its marker in " + taskDir, e);
@@ -149,9 +157,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** Deletes this partition's data, offsets and status (p2kv has no range delete: in batches of keys). */
+  /** Deletes this partition's data, offsets, position and status (p2kv has no range delete: in batches of keys). */
   private long dropPartition() {
     store.delete(keys.status());
+    store.delete(keys.position());
     return deleteRange(keys.dataStart(), keys.dataEnd()) + deleteRange(keys.offsetStart(), keys.offsetEnd());
   }
 
@@ -207,6 +216,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       } else {
         batch.put(keys.offset(e.getKey()), ByteBuffer.allocate(Long.BYTES).putLong(e.getValue()).array());
       }
+    }
+    synchronized (position) {
+      // The position as of the data written so far, so a reopened store answers IQv2 position
+      // bounds as it did (Kafka's RocksDB store keeps its position too).
+      ByteBuffer serialized = PositionSerde.serialize(position);
+      byte[] bytes = new byte[serialized.remaining()];
+      serialized.get(bytes);
+      batch.put(keys.position(), bytes);
     }
     write(batch);
   }

@@ -28,6 +28,7 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -54,7 +55,7 @@ class P2kvKeyValueStoreContractTest {
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     p.put(StreamsConfig.STATE_DIR_CONFIG, tmp.resolve("state").toString());
-    p.put(P2kvStoreConfig.MEMORY_BUDGET_BYTES, 32L << 20);
+    p.put(P2kvStores.MEMORY_BUDGET_BYTES_CONFIG, 32L << 20);
     return p;
   }
 
@@ -192,6 +193,41 @@ class P2kvKeyValueStoreContractTest {
     wiped.init(ctx.getStateStoreContext(), wiped);
     assertNull(wiped.get(Bytes.wrap(new byte[] {1})));
     assertNull(wiped.committedOffset(changelog));
+    wiped.close();
+  }
+
+  @Test
+  void shouldKeepTheQueryPositionAcrossReopensAndDropItWithTheTaskDirectory() throws Exception {
+    Path taskDir = tmp.resolve("state/app/0_2");
+    Files.createDirectories(taskDir);
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 2);
+    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(props("app"), new TaskId(0, 2), taskDir.toFile());
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    store.init(ctx.getStateStoreContext(), store);
+    ctx.setRecordMetadata("in", 2, 7L);
+    store.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
+    ctx.setRecordMetadata("in", 2, 9L);
+    store.putAll(List.of(KeyValue.pair(Bytes.wrap(new byte[] {2}), new byte[] {20})));
+    Position expected = Position.emptyPosition().withComponent("in", 2, 9L);
+    assertEquals(expected, store.getPosition());
+    store.commit(Map.of(changelog, 2L));
+    store.close();
+
+    P2kvKeyValueStore reopened = new P2kvKeyValueStore("kv");
+    reopened.init(ctx.getStateStoreContext(), reopened);
+    assertEquals(expected, reopened.getPosition(), "the committed position is read back");
+    ctx.setRecordMetadata("other", 0, 3L);
+    reopened.put(Bytes.wrap(new byte[] {3}), new byte[] {30});
+    reopened.close(); // no commit: the position written last time stays
+    P2kvKeyValueStore again = new P2kvKeyValueStore("kv");
+    again.init(ctx.getStateStoreContext(), again);
+    assertEquals(expected, again.getPosition(), "only a commit writes the position");
+    again.close();
+
+    Files.delete(taskDir.resolve("p2kv-kv"));
+    P2kvKeyValueStore wiped = new P2kvKeyValueStore("kv");
+    wiped.init(ctx.getStateStoreContext(), wiped);
+    assertEquals(Position.emptyPosition(), wiped.getPosition(), "a wiped task starts from an empty position");
     wiped.close();
   }
 

@@ -224,6 +224,11 @@ class P2kvStreamsBrokerTest {
       produce(5_000);
       awaitOutputMatchesModel();
       assertQueriesMatchModel(streams);
+      // SumApp's p2kv settings reached the shared store through KafkaStreams' configuration
+      SharedStore shared = SharedStore.find(tmp.resolve("a/" + SumApp.APP_ID + "-" + round + "/p2kv"));
+      assertTrue(shared != null, "the application's shared p2kv store is open");
+      assertEquals(2, shared.store().shardCount(), "p2kv.shards");
+      assertEquals(64L << 20, shared.config().memoryBudgetBytes(), "p2kv.memory.budget.bytes");
     }
   }
 

@@ -53,7 +53,8 @@ final class SumApp {
     p.put(StreamsConfig.consumerPrefix("max.poll.records"), 200);
     p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 6000);
     p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), 1000);
-    p.put(P2kvStoreConfig.MEMORY_BUDGET_BYTES, 64L << 20);
+    p.put(P2kvStores.MEMORY_BUDGET_BYTES_CONFIG, 64L << 20);
+    p.put(P2kvStores.SHARDS_CONFIG, 2); // more than this machine's default, so a test sees it arrive
     return p;
   }
 
