@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,13 +42,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Thread-safe for the task's stream thread plus interactive-query readers: one task's key-value
  * store, a key range of the application instance's shared p2kv store (see {@link SharedStore}).
- * Writes go straight to p2kv ({@code putAll} as one atomic batch), restores in one batch per
- * batch of changelog records.
+ *
+ * <h2>Write buffer</h2>
+ * Writes ({@code put}, {@code putAll}, {@code delete}) go to a buffer of the task's store and
+ * reach p2kv as one atomic batch when it holds {@value #WRITE_BUFFER_RECORDS} writes or {@value
+ * #WRITE_BUFFER_BYTES} bytes, when Kafka flushes or commits the store (before each commit of the
+ * task), before every range, scan or count, and at close. Point reads, the stream thread's and
+ * interactive queries', see buffered writes. A sync hand-off to a shard worker per record would
+ * cost more than the write itself; Kafka's own RocksDB store likewise keeps writes in memory (its
+ * write-ahead log is off) until it flushes at commit, which is all the durability Kafka Streams
+ * asks of a store: the changelog holds every write, and an uncommitted one is restored from it.
+ * Restores write one batch per batch of changelog records.
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
  * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
- * Position} of the data written so far, in one atomic p2kv batch, in the store's own key range,
- * after the data they cover; {@code init} reads the position back. Under exactly-once Kafka
+ * Position} of the data written so far, in one atomic p2kv batch with the buffered writes they
+ * cover, in the store's own key range; {@code init} reads the position back. Under exactly-once Kafka
  * Streams 4.3 commits stores only when a task is restored, suspended or closed, not at each
  * transaction (StreamTask.postCommit), so the store cannot keep uncommitted writes apart from
  * committed ones without holding every write of a running task in memory. It does what Kafka's
@@ -67,9 +77,20 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private static final int DELETE_BATCH = 1024;
   private static final byte[] OPEN = {1};
   private static final byte[] CLOSED = {0};
+  /** Writes a task's store holds before they go to p2kv as one batch (see the class comment). */
+  static final int WRITE_BUFFER_RECORDS = 1000;
+  /** Bytes of keys and values a task's store holds before they go to p2kv as one batch. */
+  static final long WRITE_BUFFER_BYTES = 4L << 20;
 
   private final String name;
   private final Position position = Position.emptyPosition();
+  /** Guards the write buffer: the task's stream thread writes, interactive queries read. */
+  private final Object bufferLock = new Object();
+  /** The buffered writes by user key, a null value a delete: what reads see before p2kv does. */
+  private final Map<Bytes, byte[]> buffered = new HashMap<>();
+  /** The same writes in order, as store keys (checked by p2kv's limits as they come). */
+  private Batch buffer = new Batch();
+  private long bufferedBytes;
   private volatile boolean open;
   private SharedStore shared;
   private P2kv store;
@@ -191,6 +212,48 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
+  // ------------------------------------------------------------------ the write buffer
+
+  /** Buffers one write; the caller holds {@link #bufferLock}. */
+  private void buffer(Bytes key, byte[] value) {
+    byte[] storeKey = keys.data(key.get());
+    if (value == null) {
+      buffer.delete(storeKey);
+    } else {
+      buffer.put(storeKey, value);
+    }
+    buffered.put(key, value);
+    bufferedBytes += storeKey.length + (value == null ? 0 : value.length);
+  }
+
+  /** Writes the buffer to p2kv if it is full; the caller holds {@link #bufferLock}. */
+  private void writeBufferIfFull() {
+    if (buffer.size() >= WRITE_BUFFER_RECORDS || bufferedBytes >= WRITE_BUFFER_BYTES) {
+      writeBuffer();
+    }
+  }
+
+  /**
+   * Writes the buffer to p2kv as one atomic batch and empties it; the caller holds {@link
+   * #bufferLock}. On failure the buffer keeps its writes (Kafka then closes the task dirty).
+   */
+  private void writeBuffer() {
+    write(buffer);
+    buffer = new Batch();
+    buffered.clear();
+    bufferedBytes = 0;
+  }
+
+  /** Writes the buffered writes to p2kv (Kafka calls it before each commit). */
+  @Override
+  public void flush() {
+    synchronized (bufferLock) {
+      if (open) {
+        writeBuffer();
+      }
+    }
+  }
+
   // ------------------------------------------------------------------ offsets (KIP-1035)
 
   @Override
@@ -201,10 +264,16 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void commit(Map<TopicPartition, Long> changelogOffsets) {
-    if (!open) {
-      return;
+    synchronized (bufferLock) {
+      if (open) {
+        commitWithBuffer(changelogOffsets);
+      }
     }
-    Batch batch = new Batch();
+  }
+
+  /** The buffered writes, then the offsets and the position, as one atomic batch. */
+  private void commitWithBuffer(Map<TopicPartition, Long> changelogOffsets) {
+    Batch batch = buffer;
     if (changelogOffsets.isEmpty()) {
       try (KvIterator it = store.iterator(keys.offsetStart(), keys.offsetEnd())) {
         it.forEachRemaining(kv -> batch.delete(kv.key()));
@@ -225,7 +294,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       serialized.get(bytes);
       batch.put(keys.position(), bytes);
     }
-    write(batch);
+    writeBuffer();
   }
 
   @Override
@@ -239,14 +308,13 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void put(Bytes key, byte[] value) {
-    validateOpen();
     Objects.requireNonNull(key, "key cannot be null");
-    if (value == null) {
-      store.delete(keys.data(key.get()));
-    } else {
-      store.put(keys.data(key.get()), value);
+    synchronized (bufferLock) {
+      validateOpen();
+      buffer(key, value);
+      StoreQueryUtils.updatePosition(position, context);
+      writeBufferIfFull();
     }
-    StoreQueryUtils.updatePosition(position, context);
   }
 
   @Override
@@ -260,18 +328,17 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
-    validateOpen();
-    Batch batch = new Batch();
     for (KeyValue<Bytes, byte[]> e : entries) {
       Objects.requireNonNull(e.key, "key cannot be null");
-      if (e.value == null) {
-        batch.delete(keys.data(e.key.get()));
-      } else {
-        batch.put(keys.data(e.key.get()), e.value);
-      }
     }
-    write(batch);
-    StoreQueryUtils.updatePosition(position, context);
+    synchronized (bufferLock) {
+      validateOpen();
+      for (KeyValue<Bytes, byte[]> e : entries) {
+        buffer(e.key, e.value);
+      }
+      StoreQueryUtils.updatePosition(position, context);
+      writeBufferIfFull(); // after all of them: the entries go to p2kv in one batch
+    }
   }
 
   @Override
@@ -285,9 +352,16 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public byte[] get(Bytes key) {
-    validateOpen();
     Objects.requireNonNull(key, "key cannot be null");
-    return store.get(keys.data(key.get()));
+    P2kv s;
+    synchronized (bufferLock) {
+      validateOpen();
+      if (buffered.containsKey(key)) {
+        return buffered.get(key);
+      }
+      s = store;
+    }
+    return s.get(keys.data(key.get()));
   }
 
   @Override
@@ -329,7 +403,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return iterator(start, end, reverse);
   }
 
+  /** An iterator over p2kv, after the buffered writes have gone there. */
   private KeyValueIterator<Bytes, byte[]> iterator(byte[] start, byte[] end, boolean reverse) {
+    flush();
     return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
   }
 
@@ -337,6 +413,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   @Override
   public long approximateNumEntries() {
     validateOpen();
+    flush();
     long n = 0;
     try (KvIterator it = store.iterator(keys.dataStart(), keys.dataEnd())) {
       while (it.hasNext()) {
@@ -372,16 +449,19 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   /** Marks the partition closed and leaves the shared store; idempotent. */
   @Override
   public void close() {
-    if (!open) {
-      return;
-    }
-    open = false;
-    try {
-      store.put(keys.status(), CLOSED);
-    } finally {
-      shared.release();
-      shared = null;
-      store = null;
+    synchronized (bufferLock) {
+      if (!open) {
+        return;
+      }
+      try {
+        writeBuffer();
+        store.put(keys.status(), CLOSED);
+      } finally {
+        open = false;
+        shared.release();
+        shared = null;
+        store = null;
+      }
     }
   }
 

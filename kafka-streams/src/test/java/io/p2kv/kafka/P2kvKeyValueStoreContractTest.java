@@ -231,6 +231,65 @@ class P2kvKeyValueStoreContractTest {
     wiped.close();
   }
 
+  /**
+   * The write buffer, against a model: random puts, deletes and putAlls over more keys than the
+   * buffer holds, with no commit, so it fills and goes to p2kv many times. Every get (from this
+   * thread and from another, as an interactive query) sees the model, and after each flush p2kv
+   * itself holds exactly the model.
+   */
+  @Test
+  void shouldServeBufferedWritesAndWriteThemToP2kvWhenFull() throws Exception {
+    Random r = new Random(seed());
+    Path taskDir = Files.createDirectories(tmp.resolve("state/app/0_3"));
+    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(props("app"), new TaskId(0, 3), taskDir.toFile());
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    store.init(ctx.getStateStoreContext(), store);
+    io.p2kv.P2kv p2kv = SharedStore.find(tmp.resolve("state/app/p2kv")).store();
+    StoreKeys keys = new StoreKeys("kv", 3);
+    NavigableMap<Bytes, byte[]> model = new TreeMap<>();
+    java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      int writes = 0;
+      boolean sawBufferedWriteMissingFromP2kv = false;
+      for (int i = 0; i < 20_000; i++) {
+        Bytes k = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(3_000)).array());
+        byte[] v = r.nextInt(5) == 0 ? null : new byte[] {(byte) i, (byte) (i >> 8)};
+        if (r.nextInt(10) == 0) {
+          Bytes k2 = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(3_000)).array());
+          store.putAll(List.of(KeyValue.pair(k, v), KeyValue.pair(k2, null)));
+          model.remove(k2);
+          writes += 2;
+        } else {
+          store.put(k, v);
+          writes++;
+        }
+        if (v == null) {
+          model.remove(k);
+        } else {
+          model.put(k, v);
+        }
+        assertArrayEquals(model.get(k), store.get(k), "get after op " + i);
+        Bytes probe = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(3_000)).array());
+        assertArrayEquals(model.get(probe), reader.submit(() -> store.get(probe)).get(), "query thread's get after op " + i);
+        if (writes < P2kvKeyValueStore.WRITE_BUFFER_RECORDS && v != null && p2kv.get(keys.data(k.get())) == null) {
+          sawBufferedWriteMissingFromP2kv = true; // the write is served from the buffer
+        }
+        if (i % 2_500 == 2_499) {
+          assertEquals(render(model), drain(store.all()), "all after op " + i); // flushes the buffer
+          List<String> inP2kv = new ArrayList<>();
+          try (io.p2kv.KvIterator it = p2kv.iterator(keys.dataStart(), keys.dataEnd())) {
+            it.forEachRemaining(kv -> inP2kv.add(Bytes.wrap(keys.userKey(kv.key())) + "=" + Arrays.toString(kv.value())));
+          }
+          assertEquals(render(model), inP2kv, "p2kv after the flush at op " + i);
+        }
+      }
+      assertEquals(true, sawBufferedWriteMissingFromP2kv, "writes were buffered, not written through");
+    } finally {
+      reader.shutdownNow();
+      store.close();
+    }
+  }
+
   @Test
   void shouldReportACrashedPartitionAsCorruptedUnderExactlyOnce() throws Exception {
     Path taskDir = tmp.resolve("state/app/0_1");
@@ -241,6 +300,7 @@ class P2kvKeyValueStoreContractTest {
     P2kvKeyValueStore crashed = new P2kvKeyValueStore("kv");
     crashed.init(ctx.getStateStoreContext(), crashed);
     crashed.put(Bytes.wrap(new byte[] {1}), new byte[] {10}); // never closed: as if the process died
+    crashed.flush(); // as Kafka does before each commit: the write is in p2kv, the partition still open
     P2kvKeyValueStore next = new P2kvKeyValueStore("kv");
     assertThrows(TaskCorruptedException.class, () -> next.init(ctx.getStateStoreContext(), next));
     assertEquals(false, next.isOpen());
