@@ -295,9 +295,10 @@ class P2kvStreamsBrokerTest {
   }
 
   /**
-   * Feeds the child in chunks until it has committed output, then 4,000 more amounts, and kills it
-   * with SIGKILL (no commit, no close) while it is still being fed: its store then holds writes of
-   * a transaction that never commits.
+   * Feeds the child in chunks until it has committed output, then 8,000 more amounts, and kills it
+   * with SIGKILL (no commit, no close) while it is still being fed: its store's write buffer has
+   * then gone to p2kv mid-transaction (the child commits every 2 s), so p2kv holds writes of a
+   * transaction that never commits.
    */
   private void killWhileProcessing(Process child) throws InterruptedException {
     Properties p = new Properties();
@@ -316,7 +317,7 @@ class P2kvStreamsBrokerTest {
         produce(200);
       }
     }
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 40; i++) { // 2,000 per partition: more than a store's write buffer holds
       produce(200);
     }
     child.destroyForcibly().waitFor();

@@ -65,6 +65,9 @@ final class SumApp {
   public static void main(String[] args) throws InterruptedException {
     Properties props = props(args[0], Path.of(args[1]));
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, args[4]);
+    // Transactions longer than a store's write buffer (1,000 writes), so a SIGKILL leaves
+    // uncommitted writes in p2kv, not only in the buffer that dies with the process.
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 2000);
     KafkaStreams streams = new KafkaStreams(topology(args[2], args[3]), props);
     CountDownLatch running = new CountDownLatch(1);
     streams.setStateListener((now, before) -> {
