@@ -159,6 +159,19 @@ class P2kvKeyValueStoreContractTest {
     }
   }
 
+  /** A context for task 0_{@code partition} of application "app", its directory created. */
+  private MockProcessorContext<Object, Object> taskContext(Properties props, int partition) throws java.io.IOException {
+    Path taskDir = Files.createDirectories(tmp.resolve("state/app/0_" + partition));
+    return new MockProcessorContext<>(props, new TaskId(0, partition), taskDir.toFile());
+  }
+
+  /** A bare store "kv", opened in {@code ctx}. */
+  private static P2kvKeyValueStore open(MockProcessorContext<Object, Object> ctx) {
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    store.init(ctx.getStateStoreContext(), store);
+    return store;
+  }
+
   /** Does nothing: the topology only needs a processor to connect the store and tick commits. */
   private static final class NoOp implements org.apache.kafka.streams.processor.api.Processor<String, String, Void, Void> {
     @Override
@@ -167,19 +180,15 @@ class P2kvKeyValueStoreContractTest {
 
   @Test
   void shouldKeepDataAndOffsetsAcrossReopensAndDropThemWithTheTaskDirectory() throws Exception {
-    Path taskDir = tmp.resolve("state/app/0_0");
-    Files.createDirectories(taskDir);
     TopicPartition changelog = new TopicPartition("app-kv-changelog", 0);
-    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(props("app"), new TaskId(0, 0), taskDir.toFile());
-    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
-    store.init(ctx.getStateStoreContext(), store);
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 0);
+    P2kvKeyValueStore store = open(ctx);
     assertNull(store.committedOffset(changelog));
     store.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
     store.commit(Map.of(changelog, 41L));
     store.close();
 
-    P2kvKeyValueStore reopened = new P2kvKeyValueStore("kv");
-    reopened.init(ctx.getStateStoreContext(), reopened);
+    P2kvKeyValueStore reopened = open(ctx);
     assertEquals(41L, reopened.committedOffset(changelog));
     assertArrayEquals(new byte[] {10}, reopened.get(Bytes.wrap(new byte[] {1})));
     reopened.commit(Map.of());
@@ -188,9 +197,8 @@ class P2kvKeyValueStoreContractTest {
     reopened.close();
 
     // Kafka wipes the task directory (corruption, or the task moved away): the data goes with it.
-    Files.delete(taskDir.resolve("p2kv-kv"));
-    P2kvKeyValueStore wiped = new P2kvKeyValueStore("kv");
-    wiped.init(ctx.getStateStoreContext(), wiped);
+    Files.delete(ctx.getStateStoreContext().stateDir().toPath().resolve("p2kv-kv"));
+    P2kvKeyValueStore wiped = open(ctx);
     assertNull(wiped.get(Bytes.wrap(new byte[] {1})));
     assertNull(wiped.committedOffset(changelog));
     wiped.close();
@@ -198,12 +206,9 @@ class P2kvKeyValueStoreContractTest {
 
   @Test
   void shouldKeepTheQueryPositionAcrossReopensAndDropItWithTheTaskDirectory() throws Exception {
-    Path taskDir = tmp.resolve("state/app/0_2");
-    Files.createDirectories(taskDir);
     TopicPartition changelog = new TopicPartition("app-kv-changelog", 2);
-    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(props("app"), new TaskId(0, 2), taskDir.toFile());
-    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
-    store.init(ctx.getStateStoreContext(), store);
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 2);
+    P2kvKeyValueStore store = open(ctx);
     ctx.setRecordMetadata("in", 2, 7L);
     store.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
     ctx.setRecordMetadata("in", 2, 9L);
@@ -213,20 +218,17 @@ class P2kvKeyValueStoreContractTest {
     store.commit(Map.of(changelog, 2L));
     store.close();
 
-    P2kvKeyValueStore reopened = new P2kvKeyValueStore("kv");
-    reopened.init(ctx.getStateStoreContext(), reopened);
+    P2kvKeyValueStore reopened = open(ctx);
     assertEquals(expected, reopened.getPosition(), "the committed position is read back");
     ctx.setRecordMetadata("other", 0, 3L);
     reopened.put(Bytes.wrap(new byte[] {3}), new byte[] {30});
     reopened.close(); // no commit: the position written last time stays
-    P2kvKeyValueStore again = new P2kvKeyValueStore("kv");
-    again.init(ctx.getStateStoreContext(), again);
+    P2kvKeyValueStore again = open(ctx);
     assertEquals(expected, again.getPosition(), "only a commit writes the position");
     again.close();
 
-    Files.delete(taskDir.resolve("p2kv-kv"));
-    P2kvKeyValueStore wiped = new P2kvKeyValueStore("kv");
-    wiped.init(ctx.getStateStoreContext(), wiped);
+    Files.delete(ctx.getStateStoreContext().stateDir().toPath().resolve("p2kv-kv"));
+    P2kvKeyValueStore wiped = open(ctx);
     assertEquals(Position.emptyPosition(), wiped.getPosition(), "a wiped task starts from an empty position");
     wiped.close();
   }
@@ -240,10 +242,7 @@ class P2kvKeyValueStoreContractTest {
   @Test
   void shouldServeBufferedWritesAndWriteThemToP2kvWhenFull() throws Exception {
     Random r = new Random(seed());
-    Path taskDir = Files.createDirectories(tmp.resolve("state/app/0_3"));
-    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(props("app"), new TaskId(0, 3), taskDir.toFile());
-    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
-    store.init(ctx.getStateStoreContext(), store);
+    P2kvKeyValueStore store = open(taskContext(props("app"), 3));
     io.p2kv.P2kv p2kv = SharedStore.find(tmp.resolve("state/app/p2kv")).store();
     StoreKeys keys = new StoreKeys("kv", 3);
     NavigableMap<Bytes, byte[]> model = new TreeMap<>();
@@ -292,13 +291,10 @@ class P2kvKeyValueStoreContractTest {
 
   @Test
   void shouldReportACrashedPartitionAsCorruptedUnderExactlyOnce() throws Exception {
-    Path taskDir = tmp.resolve("state/app/0_1");
-    Files.createDirectories(taskDir);
     Properties eos = props("app");
     eos.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(eos, new TaskId(0, 1), taskDir.toFile());
-    P2kvKeyValueStore crashed = new P2kvKeyValueStore("kv");
-    crashed.init(ctx.getStateStoreContext(), crashed);
+    MockProcessorContext<Object, Object> ctx = taskContext(eos, 1);
+    P2kvKeyValueStore crashed = open(ctx);
     crashed.put(Bytes.wrap(new byte[] {1}), new byte[] {10}); // never closed: as if the process died
     crashed.flush(); // as Kafka does before each commit: the write is in p2kv, the partition still open
     P2kvKeyValueStore next = new P2kvKeyValueStore("kv");
@@ -306,15 +302,12 @@ class P2kvKeyValueStoreContractTest {
     assertEquals(false, next.isOpen());
 
     // at-least-once keeps the writes: a restore from the committed offset replays the rest
-    MockProcessorContext<Object, Object> alos = new MockProcessorContext<>(props("app"), new TaskId(0, 1), taskDir.toFile());
-    P2kvKeyValueStore atLeastOnce = new P2kvKeyValueStore("kv");
-    atLeastOnce.init(alos.getStateStoreContext(), atLeastOnce);
+    P2kvKeyValueStore atLeastOnce = open(taskContext(props("app"), 1));
     assertArrayEquals(new byte[] {10}, atLeastOnce.get(Bytes.wrap(new byte[] {1})));
     atLeastOnce.close();
     crashed.close();
 
-    P2kvKeyValueStore closedCleanly = new P2kvKeyValueStore("kv");
-    closedCleanly.init(ctx.getStateStoreContext(), closedCleanly);
+    P2kvKeyValueStore closedCleanly = open(ctx);
     assertArrayEquals(new byte[] {10}, closedCleanly.get(Bytes.wrap(new byte[] {1})));
     closedCleanly.close();
   }

@@ -33,7 +33,6 @@ import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.query.KeyQuery;
 import org.apache.kafka.streams.query.QueryResult;
@@ -73,18 +72,7 @@ class P2kvStreamsBrokerTest {
 
   @BeforeAll
   static void startBroker() throws Exception {
-    cluster = new KafkaClusterTestKit.Builder(
-            new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-        .setConfigProp("offsets.topic.replication.factor", "1")
-        .setConfigProp("offsets.topic.num.partitions", "4")
-        .setConfigProp("transaction.state.log.replication.factor", "1")
-        .setConfigProp("transaction.state.log.min.isr", "1")
-        .setConfigProp("transaction.state.log.num.partitions", "4")
-        .setConfigProp("group.initial.rebalance.delay.ms", "0")
-        .build();
-    cluster.format();
-    cluster.startup();
-    cluster.waitForReadyBrokers();
+    cluster = TestBroker.start();
     bootstrap = cluster.bootstrapServers();
     // Not idempotent: on this test kit's single broker, idempotent producers were refused with
     // OUT_OF_ORDER_SEQUENCE_NUMBER for their first write to a new topic and retried for minutes.

@@ -1,6 +1,7 @@
 package io.p2kv.kafka.bench;
 
 import io.p2kv.kafka.P2kvDslStoreSuppliers;
+import io.p2kv.kafka.TestBroker;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -28,7 +29,6 @@ import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -88,18 +88,8 @@ public final class StreamsBenchmark {
     int lastRound = Integer.parseInt(span[span.length - 1]);
     Path work = Files.createDirectories(Path.of(args[3]));
     List<String> jvmOptions = List.of(args).subList(4, args.length);
-    KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(
-            new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-        .setConfigProp("offsets.topic.replication.factor", "1")
-        .setConfigProp("offsets.topic.num.partitions", "4")
-        .setConfigProp("transaction.state.log.replication.factor", "1")
-        .setConfigProp("transaction.state.log.min.isr", "1")
-        .setConfigProp("group.initial.rebalance.delay.ms", "0")
-        .build();
+    KafkaClusterTestKit cluster = TestBroker.start();
     try {
-      cluster.format();
-      cluster.startup();
-      cluster.waitForReadyBrokers();
       String bootstrap = cluster.bootstrapServers();
       produceInput(bootstrap, records, keys);
       List<String> lines = new ArrayList<>();
