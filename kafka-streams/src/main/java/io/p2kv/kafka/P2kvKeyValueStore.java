@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
@@ -52,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * cost more than the write itself; Kafka's own RocksDB store likewise keeps writes in memory (its
  * write-ahead log is off) until it flushes at commit, which is all the durability Kafka Streams
  * asks of a store: the changelog holds every write, and an uncommitted one is restored from it.
- * Restores write one batch per batch of changelog records.
+ * Restores write one batch per batch of changelog records, without waiting: the next batch is
+ * fetched while p2kv writes the last one (one in flight; every read and write waits for it).
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
  * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
@@ -91,6 +94,11 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   /** The same writes in order, as store keys (checked by p2kv's limits as they come). */
   private Batch buffer = new Batch();
   private long bufferedBytes;
+  /**
+   * The last restore batch's write, still running while Kafka fetches the next batch (one in
+   * flight); everything that reads or writes p2kv waits for it first.
+   */
+  private volatile CompletableFuture<Void> restoring = CompletableFuture.completedFuture(null);
   private volatile boolean open;
   private SharedStore shared;
   private P2kv store;
@@ -160,7 +168,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     open = true;
   }
 
-  /** Writes a batch of changelog records into the store as one p2kv batch. */
+  /**
+   * Sends a batch of changelog records to p2kv as one batch, after the previous batch has been
+   * written, and returns without waiting: the restoring thread fetches the next batch meanwhile.
+   */
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
     Batch batch = new Batch();
     for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -170,7 +181,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         batch.put(keys.data(r.key()), r.value());
       }
     }
-    write(batch);
+    awaitRestoreWrite();
+    if (!batch.isEmpty()) {
+      restoring = store.writeAsync(batch);
+    }
     synchronized (position) {
       for (ConsumerRecord<byte[], byte[]> r : records) {
         ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
@@ -200,6 +214,15 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
     write(batch);
     return n;
+  }
+
+  /** Waits until the last restore batch is in p2kv; its failure fails the caller. */
+  private void awaitRestoreWrite() {
+    try {
+      restoring.join();
+    } catch (CompletionException e) {
+      throw new ProcessorStateException("store " + name + ": a batch of restored records failed", e.getCause());
+    }
   }
 
   private void write(Batch batch) {
@@ -238,6 +261,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * #bufferLock}. On failure the buffer keeps its writes (Kafka then closes the task dirty).
    */
   private void writeBuffer() {
+    awaitRestoreWrite();
     write(buffer);
     buffer = new Batch();
     buffered.clear();
@@ -361,6 +385,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       }
       s = store;
     }
+    awaitRestoreWrite();
     return s.get(keys.data(key.get()));
   }
 

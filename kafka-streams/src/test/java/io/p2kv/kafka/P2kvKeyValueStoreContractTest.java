@@ -159,6 +159,15 @@ class P2kvKeyValueStoreContractTest {
     }
   }
 
+  /** Puts into the model, a null value removing the key, as the store does. */
+  private static void put(NavigableMap<Bytes, byte[]> model, Bytes k, byte[] v) {
+    if (v == null) {
+      model.remove(k);
+    } else {
+      model.put(k, v);
+    }
+  }
+
   /** A context for task 0_{@code partition} of application "app", its directory created. */
   private MockProcessorContext<Object, Object> taskContext(Properties props, int partition) throws java.io.IOException {
     Path taskDir = Files.createDirectories(tmp.resolve("state/app/0_" + partition));
@@ -256,16 +265,13 @@ class P2kvKeyValueStoreContractTest {
         if (r.nextInt(10) == 0) {
           Bytes k2 = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(3_000)).array());
           store.putAll(List.of(KeyValue.pair(k, v), KeyValue.pair(k2, null)));
-          model.remove(k2);
+          put(model, k, v);
+          model.remove(k2); // after k: k2 may be k
           writes += 2;
         } else {
           store.put(k, v);
+          put(model, k, v);
           writes++;
-        }
-        if (v == null) {
-          model.remove(k);
-        } else {
-          model.put(k, v);
         }
         assertArrayEquals(model.get(k), store.get(k), "get after op " + i);
         Bytes probe = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(3_000)).array());
@@ -287,6 +293,49 @@ class P2kvKeyValueStoreContractTest {
       reader.shutdownNow();
       store.close();
     }
+  }
+
+  /**
+   * Restores through the callback the store registers, against a model: batches of changelog
+   * records (puts and deletes, keys repeating across batches); right after the last batch returns
+   * (its write may still be running) every get and a full scan see the model.
+   */
+  @Test
+  void shouldRestoreBatchesOfChangelogRecordsInOrder() throws Exception {
+    Random r = new Random(seed());
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 4);
+    org.apache.kafka.streams.processor.StateStoreContext real = ctx.getStateStoreContext();
+    List<org.apache.kafka.streams.processor.StateRestoreCallback> callback = new ArrayList<>();
+    org.apache.kafka.streams.processor.StateStoreContext capturing = (org.apache.kafka.streams.processor.StateStoreContext)
+        java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {org.apache.kafka.streams.processor.StateStoreContext.class}, (proxy, method, args) -> {
+              if (method.getName().equals("register")) {
+                callback.add((org.apache.kafka.streams.processor.StateRestoreCallback) args[1]);
+                return null;
+              }
+              return method.invoke(real, args);
+            });
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    store.init(capturing, store);
+    var restore = (org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback) callback.get(0);
+    NavigableMap<Bytes, byte[]> model = new TreeMap<>();
+    long offset = 0;
+    for (int b = 0; b < 20; b++) {
+      List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        byte[] k = java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(5_000)).array();
+        byte[] v = r.nextInt(4) == 0 ? null : java.nio.ByteBuffer.allocate(8).putLong(offset).array();
+        batch.add(new org.apache.kafka.clients.consumer.ConsumerRecord<>("app-kv-changelog", 4, offset++, k, v));
+        put(model, Bytes.wrap(k), v);
+      }
+      restore.restoreBatch(batch);
+    }
+    for (int k = 0; k < 5_000; k++) {
+      Bytes key = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(k).array());
+      assertArrayEquals(model.get(key), store.get(key), "key " + k);
+    }
+    assertEquals(render(model), drain(store.all()));
+    store.close();
   }
 
   @Test
