@@ -1,5 +1,6 @@
 package io.p2kv.kafka;
 
+import java.util.Map;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 import org.apache.kafka.streams.state.DslKeyValueParams;
 import org.apache.kafka.streams.state.DslSessionParams;
@@ -23,6 +24,18 @@ public final class P2kvDslStoreSuppliers implements DslStoreSuppliers {
 
   /** A supplier for {@code dsl.store.suppliers.class}. */
   public P2kvDslStoreSuppliers() {}
+
+  /**
+   * Checks the p2kv settings of the Streams configuration ({@link P2kvStores#SHARDS_CONFIG},
+   * {@link P2kvStores#MEMORY_BUDGET_BYTES_CONFIG}), so a wrong one fails when the application is
+   * built rather than in a stream thread when its first store opens.
+   *
+   * @throws org.apache.kafka.common.config.ConfigException naming the wrong key and value
+   */
+  @Override
+  public void configure(Map<String, ?> configs) {
+    P2kvStoreConfig.from(configs);
+  }
 
   @Override
   public KeyValueBytesStoreSupplier keyValueStore(DslKeyValueParams params) {

@@ -9,10 +9,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
@@ -33,6 +36,7 @@ import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.PositionSerde;
 import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,12 +44,23 @@ import org.slf4j.LoggerFactory;
 /**
  * Thread-safe for the task's stream thread plus interactive-query readers: one task's key-value
  * store, a key range of the application instance's shared p2kv store (see {@link SharedStore}).
- * Writes go straight to p2kv ({@code putAll} as one atomic batch), restores in one batch per
- * batch of changelog records.
+ *
+ * <h2>Write buffer</h2>
+ * Writes ({@code put}, {@code putAll}, {@code delete}) go to a buffer of the task's store and
+ * reach p2kv as one atomic batch when it holds {@value #WRITE_BUFFER_RECORDS} writes or {@value
+ * #WRITE_BUFFER_BYTES} bytes, when Kafka flushes or commits the store (before each commit of the
+ * task), before every range, scan or count, and at close. Point reads, the stream thread's and
+ * interactive queries', see buffered writes. A sync hand-off to a shard worker per record would
+ * cost more than the write itself; Kafka's own RocksDB store likewise keeps writes in memory (its
+ * write-ahead log is off) until it flushes at commit, which is all the durability Kafka Streams
+ * asks of a store: the changelog holds every write, and an uncommitted one is restored from it.
+ * Restores write one batch per batch of changelog records, without waiting: the next batch is
+ * fetched while p2kv writes the last one (one in flight; every read and write waits for it).
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
- * The store manages its changelog offsets: {@link #commit(Map)} writes them in one atomic p2kv
- * batch, in the store's own key range, after the data they cover. Under exactly-once Kafka
+ * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
+ * Position} of the data written so far, in one atomic p2kv batch with the buffered writes they
+ * cover, in the store's own key range; {@code init} reads the position back. Under exactly-once Kafka
  * Streams 4.3 commits stores only when a task is restored, suspended or closed, not at each
  * transaction (StreamTask.postCommit), so the store cannot keep uncommitted writes apart from
  * committed ones without holding every write of a running task in memory. It does what Kafka's
@@ -65,9 +80,25 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private static final int DELETE_BATCH = 1024;
   private static final byte[] OPEN = {1};
   private static final byte[] CLOSED = {0};
+  /** Writes a task's store holds before they go to p2kv as one batch (see the class comment). */
+  static final int WRITE_BUFFER_RECORDS = 1000;
+  /** Bytes of keys and values a task's store holds before they go to p2kv as one batch. */
+  static final long WRITE_BUFFER_BYTES = 4L << 20;
 
   private final String name;
   private final Position position = Position.emptyPosition();
+  /** Guards the write buffer: the task's stream thread writes, interactive queries read. */
+  private final Object bufferLock = new Object();
+  /** The buffered writes by user key, a null value a delete: what reads see before p2kv does. */
+  private final Map<Bytes, byte[]> buffered = new HashMap<>();
+  /** The same writes in order, as store keys (checked by p2kv's limits as they come). */
+  private Batch buffer = new Batch();
+  private long bufferedBytes;
+  /**
+   * The last restore batch's write, still running while Kafka fetches the next batch (one in
+   * flight); everything that reads or writes p2kv waits for it first.
+   */
+  private volatile CompletableFuture<Void> restoring = CompletableFuture.completedFuture(null);
   private volatile boolean open;
   private SharedStore shared;
   private P2kv store;
@@ -113,6 +144,12 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             "store " + name + " was not closed (the process died); under exactly-once it may hold uncommitted writes"));
       }
       store.put(keys.status(), OPEN);
+      byte[] savedPosition = store.get(keys.position());
+      if (savedPosition != null) {
+        synchronized (position) {
+          position.merge(PositionSerde.deserialize(ByteBuffer.wrap(savedPosition)));
+        }
+      }
     } catch (IOException e) {
       s.release();
       throw new ProcessorStateException("store " + name + ": cannot write its marker in " + taskDir, e);
@@ -131,7 +168,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     open = true;
   }
 
-  /** Writes a batch of changelog records into the store as one p2kv batch. */
+  /**
+   * Sends a batch of changelog records to p2kv as one batch, after the previous batch has been
+   * written, and returns without waiting: the restoring thread fetches the next batch meanwhile.
+   */
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
     Batch batch = new Batch();
     for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -141,7 +181,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         batch.put(keys.data(r.key()), r.value());
       }
     }
-    write(batch);
+    awaitRestoreWrite();
+    if (!batch.isEmpty()) {
+      restoring = store.writeAsync(batch);
+    }
     synchronized (position) {
       for (ConsumerRecord<byte[], byte[]> r : records) {
         ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
@@ -149,9 +192,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** Deletes this partition's data, offsets and status (p2kv has no range delete: in batches of keys). */
+  /** Deletes this partition's data, offsets, position and status (p2kv has no range delete: in batches of keys). */
   private long dropPartition() {
     store.delete(keys.status());
+    store.delete(keys.position());
     return deleteRange(keys.dataStart(), keys.dataEnd()) + deleteRange(keys.offsetStart(), keys.offsetEnd());
   }
 
@@ -172,12 +216,64 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return n;
   }
 
+  /** Waits until the last restore batch is in p2kv; its failure fails the caller. */
+  private void awaitRestoreWrite() {
+    try {
+      restoring.join();
+    } catch (CompletionException e) {
+      throw new ProcessorStateException("store " + name + ": a batch of restored records failed", e.getCause());
+    }
+  }
+
   private void write(Batch batch) {
     if (!batch.isEmpty()) {
       try {
         store.write(batch);
       } catch (RuntimeException e) {
         throw new ProcessorStateException("store " + name + ": a batch of " + batch.size() + " writes failed", e);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ the write buffer
+
+  /** Buffers one write; the caller holds {@link #bufferLock}. */
+  private void buffer(Bytes key, byte[] value) {
+    byte[] storeKey = keys.data(key.get());
+    if (value == null) {
+      buffer.delete(storeKey);
+    } else {
+      buffer.put(storeKey, value);
+    }
+    buffered.put(key, value);
+    bufferedBytes += storeKey.length + (value == null ? 0 : value.length);
+  }
+
+  /** Writes the buffer to p2kv if it is full; the caller holds {@link #bufferLock}. */
+  private void writeBufferIfFull() {
+    if (buffer.size() >= WRITE_BUFFER_RECORDS || bufferedBytes >= WRITE_BUFFER_BYTES) {
+      writeBuffer();
+    }
+  }
+
+  /**
+   * Writes the buffer to p2kv as one atomic batch and empties it; the caller holds {@link
+   * #bufferLock}. On failure the buffer keeps its writes (Kafka then closes the task dirty).
+   */
+  private void writeBuffer() {
+    awaitRestoreWrite();
+    write(buffer);
+    buffer = new Batch();
+    buffered.clear();
+    bufferedBytes = 0;
+  }
+
+  /** Writes the buffered writes to p2kv (Kafka calls it before each commit). */
+  @Override
+  public void flush() {
+    synchronized (bufferLock) {
+      if (open) {
+        writeBuffer();
       }
     }
   }
@@ -192,10 +288,16 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void commit(Map<TopicPartition, Long> changelogOffsets) {
-    if (!open) {
-      return;
+    synchronized (bufferLock) {
+      if (open) {
+        commitWithBuffer(changelogOffsets);
+      }
     }
-    Batch batch = new Batch();
+  }
+
+  /** The buffered writes, then the offsets and the position, as one atomic batch. */
+  private void commitWithBuffer(Map<TopicPartition, Long> changelogOffsets) {
+    Batch batch = buffer;
     if (changelogOffsets.isEmpty()) {
       try (KvIterator it = store.iterator(keys.offsetStart(), keys.offsetEnd())) {
         it.forEachRemaining(kv -> batch.delete(kv.key()));
@@ -208,7 +310,15 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         batch.put(keys.offset(e.getKey()), ByteBuffer.allocate(Long.BYTES).putLong(e.getValue()).array());
       }
     }
-    write(batch);
+    synchronized (position) {
+      // The position as of the data written so far, so a reopened store answers IQv2 position
+      // bounds as it did (Kafka's RocksDB store keeps its position too).
+      ByteBuffer serialized = PositionSerde.serialize(position);
+      byte[] bytes = new byte[serialized.remaining()];
+      serialized.get(bytes);
+      batch.put(keys.position(), bytes);
+    }
+    writeBuffer();
   }
 
   @Override
@@ -222,14 +332,13 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void put(Bytes key, byte[] value) {
-    validateOpen();
     Objects.requireNonNull(key, "key cannot be null");
-    if (value == null) {
-      store.delete(keys.data(key.get()));
-    } else {
-      store.put(keys.data(key.get()), value);
+    synchronized (bufferLock) {
+      validateOpen();
+      buffer(key, value);
+      StoreQueryUtils.updatePosition(position, context);
+      writeBufferIfFull();
     }
-    StoreQueryUtils.updatePosition(position, context);
   }
 
   @Override
@@ -243,18 +352,17 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
-    validateOpen();
-    Batch batch = new Batch();
     for (KeyValue<Bytes, byte[]> e : entries) {
       Objects.requireNonNull(e.key, "key cannot be null");
-      if (e.value == null) {
-        batch.delete(keys.data(e.key.get()));
-      } else {
-        batch.put(keys.data(e.key.get()), e.value);
-      }
     }
-    write(batch);
-    StoreQueryUtils.updatePosition(position, context);
+    synchronized (bufferLock) {
+      validateOpen();
+      for (KeyValue<Bytes, byte[]> e : entries) {
+        buffer(e.key, e.value);
+      }
+      StoreQueryUtils.updatePosition(position, context);
+      writeBufferIfFull(); // after all of them: the entries go to p2kv in one batch
+    }
   }
 
   @Override
@@ -268,9 +376,17 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public byte[] get(Bytes key) {
-    validateOpen();
     Objects.requireNonNull(key, "key cannot be null");
-    return store.get(keys.data(key.get()));
+    P2kv s;
+    synchronized (bufferLock) {
+      validateOpen();
+      if (buffered.containsKey(key)) {
+        return buffered.get(key);
+      }
+      s = store;
+    }
+    awaitRestoreWrite();
+    return s.get(keys.data(key.get()));
   }
 
   @Override
@@ -312,7 +428,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return iterator(start, end, reverse);
   }
 
+  /** An iterator over p2kv, after the buffered writes have gone there. */
   private KeyValueIterator<Bytes, byte[]> iterator(byte[] start, byte[] end, boolean reverse) {
+    flush();
     return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
   }
 
@@ -320,6 +438,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   @Override
   public long approximateNumEntries() {
     validateOpen();
+    flush();
     long n = 0;
     try (KvIterator it = store.iterator(keys.dataStart(), keys.dataEnd())) {
       while (it.hasNext()) {
@@ -355,16 +474,19 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   /** Marks the partition closed and leaves the shared store; idempotent. */
   @Override
   public void close() {
-    if (!open) {
-      return;
-    }
-    open = false;
-    try {
-      store.put(keys.status(), CLOSED);
-    } finally {
-      shared.release();
-      shared = null;
-      store = null;
+    synchronized (bufferLock) {
+      if (!open) {
+        return;
+      }
+      try {
+        writeBuffer();
+        store.put(keys.status(), CLOSED);
+      } finally {
+        open = false;
+        shared.release();
+        shared = null;
+        store = null;
+      }
     }
   }
 

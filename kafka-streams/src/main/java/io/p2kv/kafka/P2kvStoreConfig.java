@@ -2,31 +2,56 @@ package io.p2kv.kafka;
 
 import io.p2kv.P2kv;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Immutable: the shared store's options, read from the Streams configuration (every key is
  * optional). The first store of an instance to open the shared store decides them.
  *
  * <ul>
- *   <li>{@value #SHARDS}: shards of the shared store (default: p2kv's, one per two cores)
- *   <li>{@value #MEMORY_BUDGET_BYTES}: its memory budget for block cache and memtables (default
- *       256 MiB for the whole instance; Kafka's default RocksDB store takes up to about 100 MiB per
- *       store and task)
+ *   <li>{@value P2kvStores#SHARDS_CONFIG}: shards of the shared store (default: p2kv's, one per two
+ *       cores)
+ *   <li>{@value P2kvStores#MEMORY_BUDGET_BYTES_CONFIG}: its memory budget for block cache and
+ *       memtables (default 256 MiB for the whole instance; Kafka's default RocksDB store takes up
+ *       to about 100 MiB per store and task)
  * </ul>
+ *
+ * A value p2kv refuses, a value that is not a whole number, or an unknown key starting with
+ * {@code p2kv.} (a misspelt setting would otherwise be silently ignored) is a {@link
+ * ConfigException} naming the key and the value.
+ *
+ * @param shards the shard count, or 0 when the configuration does not set it
+ * @param memoryBudgetBytes the memory budget
  */
 record P2kvStoreConfig(int shards, long memoryBudgetBytes) {
-  /** Streams configuration key: shards of the instance's shared p2kv store. */
-  static final String SHARDS = "p2kv.shards";
+  static final String SHARDS = P2kvStores.SHARDS_CONFIG;
+  static final String MEMORY_BUDGET_BYTES = P2kvStores.MEMORY_BUDGET_BYTES_CONFIG;
+  static final long DEFAULT_MEMORY_BUDGET_BYTES = 256L << 20;
+  private static final Set<String> KEYS = Set.of(SHARDS, MEMORY_BUDGET_BYTES);
 
-  /** Streams configuration key: memory budget of the instance's shared p2kv store, in bytes. */
-  static final String MEMORY_BUDGET_BYTES = "p2kv.memory.budget.bytes";
-
-  static P2kvStoreConfig from(Map<String, Object> appConfigs) {
-    return new P2kvStoreConfig(
-        (int) number(appConfigs, SHARDS, 0), number(appConfigs, MEMORY_BUDGET_BYTES, 256L << 20));
+  /** Reads and validates the p2kv keys of a Streams configuration. */
+  static P2kvStoreConfig from(Map<String, ?> appConfigs) {
+    Set<String> unknown = new TreeSet<>();
+    for (String key : appConfigs.keySet()) {
+      if (key.startsWith("p2kv.") && !KEYS.contains(key)) {
+        unknown.add(key);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new ConfigException("unknown p2kv settings " + unknown + "; the p2kv settings are " + new TreeSet<>(KEYS));
+    }
+    long shards = number(appConfigs, SHARDS, 0);
+    if (appConfigs.get(SHARDS) != null && (shards < 1 || shards > Integer.MAX_VALUE)) {
+      throw new ConfigException(SHARDS, appConfigs.get(SHARDS), "must be at least 1 (leave it out for one shard per two cores)");
+    }
+    P2kvStoreConfig c = new P2kvStoreConfig((int) shards, number(appConfigs, MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES));
+    c.builder(); // p2kv's own checks, reported against the Streams key
+    return c;
   }
 
-  private static long number(Map<String, Object> configs, String key, long dflt) {
+  private static long number(Map<String, ?> configs, String key, long dflt) {
     Object v = configs.get(key);
     if (v == null) {
       return dflt;
@@ -34,12 +59,25 @@ record P2kvStoreConfig(int shards, long memoryBudgetBytes) {
     try {
       return v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a whole number: " + v, e);
+      throw new ConfigException(key, v, "must be a whole number");
     }
   }
 
+  /** A builder with these options; a value p2kv refuses is a {@link ConfigException} naming its key. */
   P2kv.Builder builder() {
-    P2kv.Builder b = P2kv.builder().memoryBudgetBytes(memoryBudgetBytes);
-    return shards > 0 ? b.shards(shards) : b;
+    P2kv.Builder b = P2kv.builder();
+    try {
+      b.memoryBudgetBytes(memoryBudgetBytes);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(MEMORY_BUDGET_BYTES, memoryBudgetBytes, e.getMessage());
+    }
+    if (shards > 0) {
+      try {
+        b.shards(shards);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(SHARDS, shards, e.getMessage());
+      }
+    }
+    return b;
   }
 }

@@ -16,10 +16,25 @@ import org.apache.kafka.common.utils.Bytes;
  * }</pre>
  *
  * All p2kv stores of an application instance share one p2kv store in {@code
- * <state.dir>/<application.id>/p2kv}, configured by the Streams properties {@code p2kv.shards}
- * and {@code p2kv.memory.budget.bytes}.
+ * <state.dir>/<application.id>/p2kv}, configured by the Streams properties {@value #SHARDS_CONFIG}
+ * and {@value #MEMORY_BUDGET_BYTES_CONFIG}. A wrong value, or an unknown key starting with {@code
+ * p2kv.}, fails with a {@link org.apache.kafka.common.config.ConfigException} naming it: when the
+ * application is created if {@link P2kvDslStoreSuppliers} is configured, else when the first
+ * store opens.
  */
 public final class P2kvStores {
+  /**
+   * Streams configuration key: shards of the instance's shared p2kv store, at least 1 (default:
+   * p2kv's, one per two cores).
+   */
+  public static final String SHARDS_CONFIG = "p2kv.shards";
+
+  /**
+   * Streams configuration key: memory budget (block cache and memtables) of the instance's shared
+   * p2kv store, in bytes, at least 16 MiB (default 256 MiB).
+   */
+  public static final String MEMORY_BUDGET_BYTES_CONFIG = "p2kv.memory.budget.bytes";
+
   private P2kvStores() {}
 
   /**

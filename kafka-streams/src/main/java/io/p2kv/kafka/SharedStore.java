@@ -24,11 +24,13 @@ final class SharedStore {
 
   private final Path dir;
   private final P2kv store;
+  private final P2kvStoreConfig config;
   private int users;
 
-  private SharedStore(Path dir, P2kv store) {
+  private SharedStore(Path dir, P2kv store, P2kvStoreConfig config) {
     this.dir = dir;
     this.store = store;
+    this.config = config;
   }
 
   /** Opens (or joins) the shared store in {@code dir}; every call needs one {@link #release}. */
@@ -38,7 +40,7 @@ final class SharedStore {
       SharedStore s = OPEN.get(key);
       if (s == null) {
         LOG.info("opening the shared p2kv store {} ({})", key, config);
-        s = new SharedStore(key, config.builder().open(key));
+        s = new SharedStore(key, config.builder().open(key), config);
         OPEN.put(key, s);
       }
       s.users++;
@@ -60,6 +62,18 @@ final class SharedStore {
 
   P2kv store() {
     return store;
+  }
+
+  /** The options the store was opened with. */
+  P2kvStoreConfig config() {
+    return config;
+  }
+
+  /** The shared store open in {@code dir}, or null (for tests). */
+  static SharedStore find(Path dir) {
+    synchronized (OPEN) {
+      return OPEN.get(dir.toAbsolutePath().normalize());
+    }
   }
 
   Path dir() {

@@ -13,6 +13,7 @@ import org.apache.kafka.common.TopicPartition;
  * offset key:  0x00 | nameLength (2 bytes) | store name (UTF-8) | partition (4 bytes)
  *                   | changelog partition (4 bytes) | changelog topic (UTF-8)
  * status key:  0x02 | nameLength (2 bytes) | store name (UTF-8) | partition (4 bytes)
+ * position key: 0x03 | nameLength (2 bytes) | store name (UTF-8) | partition (4 bytes)
  * </pre>
  *
  * The name is length-prefixed and the partition fixed-width, so no (store, partition) prefix is a
@@ -23,11 +24,13 @@ final class StoreKeys {
   private static final byte OFFSET_SPACE = 0x00;
   private static final byte DATA_SPACE = 0x01;
   private static final byte STATUS_SPACE = 0x02;
+  private static final byte POSITION_SPACE = 0x03;
 
   private final byte[] dataPrefix;
   private final byte[] dataEnd;
   private final byte[] offsetPrefix;
   private final byte[] status;
+  private final byte[] position;
 
   StoreKeys(String storeName, int partition) {
     byte[] name = storeName.getBytes(StandardCharsets.UTF_8);
@@ -38,6 +41,7 @@ final class StoreKeys {
     offsetPrefix = prefix(OFFSET_SPACE, name, partition);
     dataEnd = successorOfPrefix(dataPrefix);
     status = prefix(STATUS_SPACE, name, partition);
+    position = prefix(POSITION_SPACE, name, partition);
   }
 
   private static byte[] prefix(byte space, byte[] name, int partition) {
@@ -94,6 +98,11 @@ final class StoreKeys {
   /** The key of the open/closed status of this (store, partition), for exactly-once. */
   byte[] status() {
     return status;
+  }
+
+  /** The key of the IQv2 position of this (store, partition), written with its offsets. */
+  byte[] position() {
+    return position;
   }
 
   byte[] offsetStart() {

@@ -28,6 +28,7 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -54,7 +55,7 @@ class P2kvKeyValueStoreContractTest {
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     p.put(StreamsConfig.STATE_DIR_CONFIG, tmp.resolve("state").toString());
-    p.put(P2kvStoreConfig.MEMORY_BUDGET_BYTES, 32L << 20);
+    p.put(P2kvStores.MEMORY_BUDGET_BYTES_CONFIG, 32L << 20);
     return p;
   }
 
@@ -158,6 +159,28 @@ class P2kvKeyValueStoreContractTest {
     }
   }
 
+  /** Puts into the model, a null value removing the key, as the store does. */
+  private static void put(NavigableMap<Bytes, byte[]> model, Bytes k, byte[] v) {
+    if (v == null) {
+      model.remove(k);
+    } else {
+      model.put(k, v);
+    }
+  }
+
+  /** A context for task 0_{@code partition} of application "app", its directory created. */
+  private MockProcessorContext<Object, Object> taskContext(Properties props, int partition) throws java.io.IOException {
+    Path taskDir = Files.createDirectories(tmp.resolve("state/app/0_" + partition));
+    return new MockProcessorContext<>(props, new TaskId(0, partition), taskDir.toFile());
+  }
+
+  /** A bare store "kv", opened in {@code ctx}. */
+  private static P2kvKeyValueStore open(MockProcessorContext<Object, Object> ctx) {
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    store.init(ctx.getStateStoreContext(), store);
+    return store;
+  }
+
   /** Does nothing: the topology only needs a processor to connect the store and tick commits. */
   private static final class NoOp implements org.apache.kafka.streams.processor.api.Processor<String, String, Void, Void> {
     @Override
@@ -166,19 +189,15 @@ class P2kvKeyValueStoreContractTest {
 
   @Test
   void shouldKeepDataAndOffsetsAcrossReopensAndDropThemWithTheTaskDirectory() throws Exception {
-    Path taskDir = tmp.resolve("state/app/0_0");
-    Files.createDirectories(taskDir);
     TopicPartition changelog = new TopicPartition("app-kv-changelog", 0);
-    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(props("app"), new TaskId(0, 0), taskDir.toFile());
-    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
-    store.init(ctx.getStateStoreContext(), store);
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 0);
+    P2kvKeyValueStore store = open(ctx);
     assertNull(store.committedOffset(changelog));
     store.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
     store.commit(Map.of(changelog, 41L));
     store.close();
 
-    P2kvKeyValueStore reopened = new P2kvKeyValueStore("kv");
-    reopened.init(ctx.getStateStoreContext(), reopened);
+    P2kvKeyValueStore reopened = open(ctx);
     assertEquals(41L, reopened.committedOffset(changelog));
     assertArrayEquals(new byte[] {10}, reopened.get(Bytes.wrap(new byte[] {1})));
     reopened.commit(Map.of());
@@ -187,38 +206,157 @@ class P2kvKeyValueStoreContractTest {
     reopened.close();
 
     // Kafka wipes the task directory (corruption, or the task moved away): the data goes with it.
-    Files.delete(taskDir.resolve("p2kv-kv"));
-    P2kvKeyValueStore wiped = new P2kvKeyValueStore("kv");
-    wiped.init(ctx.getStateStoreContext(), wiped);
+    Files.delete(ctx.getStateStoreContext().stateDir().toPath().resolve("p2kv-kv"));
+    P2kvKeyValueStore wiped = open(ctx);
     assertNull(wiped.get(Bytes.wrap(new byte[] {1})));
     assertNull(wiped.committedOffset(changelog));
     wiped.close();
   }
 
   @Test
+  void shouldKeepTheQueryPositionAcrossReopensAndDropItWithTheTaskDirectory() throws Exception {
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 2);
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 2);
+    P2kvKeyValueStore store = open(ctx);
+    ctx.setRecordMetadata("in", 2, 7L);
+    store.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
+    ctx.setRecordMetadata("in", 2, 9L);
+    store.putAll(List.of(KeyValue.pair(Bytes.wrap(new byte[] {2}), new byte[] {20})));
+    Position expected = Position.emptyPosition().withComponent("in", 2, 9L);
+    assertEquals(expected, store.getPosition());
+    store.commit(Map.of(changelog, 2L));
+    store.close();
+
+    P2kvKeyValueStore reopened = open(ctx);
+    assertEquals(expected, reopened.getPosition(), "the committed position is read back");
+    ctx.setRecordMetadata("other", 0, 3L);
+    reopened.put(Bytes.wrap(new byte[] {3}), new byte[] {30});
+    reopened.close(); // no commit: the position written last time stays
+    P2kvKeyValueStore again = open(ctx);
+    assertEquals(expected, again.getPosition(), "only a commit writes the position");
+    again.close();
+
+    Files.delete(ctx.getStateStoreContext().stateDir().toPath().resolve("p2kv-kv"));
+    P2kvKeyValueStore wiped = open(ctx);
+    assertEquals(Position.emptyPosition(), wiped.getPosition(), "a wiped task starts from an empty position");
+    wiped.close();
+  }
+
+  /**
+   * The write buffer, against a model: random puts, deletes and putAlls over more keys than the
+   * buffer holds, with no commit, so it fills and goes to p2kv many times. Every get (from this
+   * thread and from another, as an interactive query) sees the model, and after each flush p2kv
+   * itself holds exactly the model.
+   */
+  @Test
+  void shouldServeBufferedWritesAndWriteThemToP2kvWhenFull() throws Exception {
+    Random r = new Random(seed());
+    P2kvKeyValueStore store = open(taskContext(props("app"), 3));
+    io.p2kv.P2kv p2kv = SharedStore.find(tmp.resolve("state/app/p2kv")).store();
+    StoreKeys keys = new StoreKeys("kv", 3);
+    NavigableMap<Bytes, byte[]> model = new TreeMap<>();
+    java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      int writes = 0;
+      boolean sawBufferedWriteMissingFromP2kv = false;
+      for (int i = 0; i < 20_000; i++) {
+        Bytes k = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(3_000)).array());
+        byte[] v = r.nextInt(5) == 0 ? null : new byte[] {(byte) i, (byte) (i >> 8)};
+        if (r.nextInt(10) == 0) {
+          Bytes k2 = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(3_000)).array());
+          store.putAll(List.of(KeyValue.pair(k, v), KeyValue.pair(k2, null)));
+          put(model, k, v);
+          model.remove(k2); // after k: k2 may be k
+          writes += 2;
+        } else {
+          store.put(k, v);
+          put(model, k, v);
+          writes++;
+        }
+        assertArrayEquals(model.get(k), store.get(k), "get after op " + i);
+        Bytes probe = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(3_000)).array());
+        assertArrayEquals(model.get(probe), reader.submit(() -> store.get(probe)).get(), "query thread's get after op " + i);
+        if (writes < P2kvKeyValueStore.WRITE_BUFFER_RECORDS && v != null && p2kv.get(keys.data(k.get())) == null) {
+          sawBufferedWriteMissingFromP2kv = true; // the write is served from the buffer
+        }
+        if (i % 2_500 == 2_499) {
+          assertEquals(render(model), drain(store.all()), "all after op " + i); // flushes the buffer
+          List<String> inP2kv = new ArrayList<>();
+          try (io.p2kv.KvIterator it = p2kv.iterator(keys.dataStart(), keys.dataEnd())) {
+            it.forEachRemaining(kv -> inP2kv.add(Bytes.wrap(keys.userKey(kv.key())) + "=" + Arrays.toString(kv.value())));
+          }
+          assertEquals(render(model), inP2kv, "p2kv after the flush at op " + i);
+        }
+      }
+      assertEquals(true, sawBufferedWriteMissingFromP2kv, "writes were buffered, not written through");
+    } finally {
+      reader.shutdownNow();
+      store.close();
+    }
+  }
+
+  /**
+   * Restores through the callback the store registers, against a model: batches of changelog
+   * records (puts and deletes, keys repeating across batches); right after the last batch returns
+   * (its write may still be running) every get and a full scan see the model.
+   */
+  @Test
+  void shouldRestoreBatchesOfChangelogRecordsInOrder() throws Exception {
+    Random r = new Random(seed());
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 4);
+    org.apache.kafka.streams.processor.StateStoreContext real = ctx.getStateStoreContext();
+    List<org.apache.kafka.streams.processor.StateRestoreCallback> callback = new ArrayList<>();
+    org.apache.kafka.streams.processor.StateStoreContext capturing = (org.apache.kafka.streams.processor.StateStoreContext)
+        java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {org.apache.kafka.streams.processor.StateStoreContext.class}, (proxy, method, args) -> {
+              if (method.getName().equals("register")) {
+                callback.add((org.apache.kafka.streams.processor.StateRestoreCallback) args[1]);
+                return null;
+              }
+              return method.invoke(real, args);
+            });
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    store.init(capturing, store);
+    var restore = (org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback) callback.get(0);
+    NavigableMap<Bytes, byte[]> model = new TreeMap<>();
+    long offset = 0;
+    for (int b = 0; b < 20; b++) {
+      List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        byte[] k = java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(5_000)).array();
+        byte[] v = r.nextInt(4) == 0 ? null : java.nio.ByteBuffer.allocate(8).putLong(offset).array();
+        batch.add(new org.apache.kafka.clients.consumer.ConsumerRecord<>("app-kv-changelog", 4, offset++, k, v));
+        put(model, Bytes.wrap(k), v);
+      }
+      restore.restoreBatch(batch);
+    }
+    for (int k = 0; k < 5_000; k++) {
+      Bytes key = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(k).array());
+      assertArrayEquals(model.get(key), store.get(key), "key " + k);
+    }
+    assertEquals(render(model), drain(store.all()));
+    store.close();
+  }
+
+  @Test
   void shouldReportACrashedPartitionAsCorruptedUnderExactlyOnce() throws Exception {
-    Path taskDir = tmp.resolve("state/app/0_1");
-    Files.createDirectories(taskDir);
     Properties eos = props("app");
     eos.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(eos, new TaskId(0, 1), taskDir.toFile());
-    P2kvKeyValueStore crashed = new P2kvKeyValueStore("kv");
-    crashed.init(ctx.getStateStoreContext(), crashed);
+    MockProcessorContext<Object, Object> ctx = taskContext(eos, 1);
+    P2kvKeyValueStore crashed = open(ctx);
     crashed.put(Bytes.wrap(new byte[] {1}), new byte[] {10}); // never closed: as if the process died
+    crashed.flush(); // as Kafka does before each commit: the write is in p2kv, the partition still open
     P2kvKeyValueStore next = new P2kvKeyValueStore("kv");
     assertThrows(TaskCorruptedException.class, () -> next.init(ctx.getStateStoreContext(), next));
     assertEquals(false, next.isOpen());
 
     // at-least-once keeps the writes: a restore from the committed offset replays the rest
-    MockProcessorContext<Object, Object> alos = new MockProcessorContext<>(props("app"), new TaskId(0, 1), taskDir.toFile());
-    P2kvKeyValueStore atLeastOnce = new P2kvKeyValueStore("kv");
-    atLeastOnce.init(alos.getStateStoreContext(), atLeastOnce);
+    P2kvKeyValueStore atLeastOnce = open(taskContext(props("app"), 1));
     assertArrayEquals(new byte[] {10}, atLeastOnce.get(Bytes.wrap(new byte[] {1})));
     atLeastOnce.close();
     crashed.close();
 
-    P2kvKeyValueStore closedCleanly = new P2kvKeyValueStore("kv");
-    closedCleanly.init(ctx.getStateStoreContext(), closedCleanly);
+    P2kvKeyValueStore closedCleanly = open(ctx);
     assertArrayEquals(new byte[] {10}, closedCleanly.get(Bytes.wrap(new byte[] {1})));
     closedCleanly.close();
   }

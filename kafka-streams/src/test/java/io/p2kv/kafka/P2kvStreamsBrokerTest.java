@@ -33,7 +33,6 @@ import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.query.KeyQuery;
 import org.apache.kafka.streams.query.QueryResult;
@@ -73,18 +72,7 @@ class P2kvStreamsBrokerTest {
 
   @BeforeAll
   static void startBroker() throws Exception {
-    cluster = new KafkaClusterTestKit.Builder(
-            new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-        .setConfigProp("offsets.topic.replication.factor", "1")
-        .setConfigProp("offsets.topic.num.partitions", "4")
-        .setConfigProp("transaction.state.log.replication.factor", "1")
-        .setConfigProp("transaction.state.log.min.isr", "1")
-        .setConfigProp("transaction.state.log.num.partitions", "4")
-        .setConfigProp("group.initial.rebalance.delay.ms", "0")
-        .build();
-    cluster.format();
-    cluster.startup();
-    cluster.waitForReadyBrokers();
+    cluster = TestBroker.start();
     bootstrap = cluster.bootstrapServers();
     // Not idempotent: on this test kit's single broker, idempotent producers were refused with
     // OUT_OF_ORDER_SEQUENCE_NUMBER for their first write to a new topic and retried for minutes.
@@ -224,6 +212,11 @@ class P2kvStreamsBrokerTest {
       produce(5_000);
       awaitOutputMatchesModel();
       assertQueriesMatchModel(streams);
+      // SumApp's p2kv settings reached the shared store through KafkaStreams' configuration
+      SharedStore shared = SharedStore.find(tmp.resolve("a/" + SumApp.APP_ID + "-" + round + "/p2kv"));
+      assertTrue(shared != null, "the application's shared p2kv store is open");
+      assertEquals(2, shared.store().shardCount(), "p2kv.shards");
+      assertEquals(64L << 20, shared.config().memoryBudgetBytes(), "p2kv.memory.budget.bytes");
     }
   }
 
@@ -290,9 +283,10 @@ class P2kvStreamsBrokerTest {
   }
 
   /**
-   * Feeds the child in chunks until it has committed output, then 4,000 more amounts, and kills it
-   * with SIGKILL (no commit, no close) while it is still being fed: its store then holds writes of
-   * a transaction that never commits.
+   * Feeds the child in chunks until it has committed output, then 8,000 more amounts, and kills it
+   * with SIGKILL (no commit, no close) while it is still being fed: its store's write buffer has
+   * then gone to p2kv mid-transaction (the child commits every 2 s), so p2kv holds writes of a
+   * transaction that never commits.
    */
   private void killWhileProcessing(Process child) throws InterruptedException {
     Properties p = new Properties();
@@ -311,7 +305,7 @@ class P2kvStreamsBrokerTest {
         produce(200);
       }
     }
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 40; i++) { // 2,000 per partition: more than a store's write buffer holds
       produce(200);
     }
     child.destroyForcibly().waitFor();

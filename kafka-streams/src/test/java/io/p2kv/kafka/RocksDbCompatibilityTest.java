@@ -42,7 +42,7 @@ class RocksDbCompatibilityTest {
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "compat");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     p.put(StreamsConfig.STATE_DIR_CONFIG, tmp.toString());
-    p.put(P2kvStoreConfig.MEMORY_BUDGET_BYTES, 32L << 20);
+    p.put(P2kvStores.MEMORY_BUDGET_BYTES_CONFIG, 32L << 20);
     return p;
   }
 

@@ -53,7 +53,8 @@ final class SumApp {
     p.put(StreamsConfig.consumerPrefix("max.poll.records"), 200);
     p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 6000);
     p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), 1000);
-    p.put(P2kvStoreConfig.MEMORY_BUDGET_BYTES, 64L << 20);
+    p.put(P2kvStores.MEMORY_BUDGET_BYTES_CONFIG, 64L << 20);
+    p.put(P2kvStores.SHARDS_CONFIG, 2); // more than this machine's default, so a test sees it arrive
     return p;
   }
 
@@ -64,6 +65,9 @@ final class SumApp {
   public static void main(String[] args) throws InterruptedException {
     Properties props = props(args[0], Path.of(args[1]));
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, args[4]);
+    // Transactions longer than a store's write buffer (1,000 writes), so a SIGKILL leaves
+    // uncommitted writes in p2kv, not only in the buffer that dies with the process.
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 2000);
     KafkaStreams streams = new KafkaStreams(topology(args[2], args[3]), props);
     CountDownLatch running = new CountDownLatch(1);
     streams.setStateListener((now, before) -> {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Kafka Streams on p2kv against Kafka's default RocksDB stores (issue 18), see
+# docs/benchmarks/KAFKA-STREAMS.md. Each round is one run of StreamsBenchmark: its own in-process
+# KRaft broker, the input produced once, then the application on Kafka's default stores and on
+# p2kv (alternating order), each processing then restoring. Each round holds the exclusive CPU
+# lock for about 5 minutes.
+#
+# usage: kafka-streams/run-benchmark.sh [rounds] [records] [keys]   (from the repository root)
+set -euo pipefail
+ROUNDS=${1:-3}
+RECORDS=${2:-2000000}
+KEYS=${3:-1000000}
+OUT=${OUT:-/tmp/p2kv-kafka-bench}
+mkdir -p "$OUT"
+flock -s /tmp/p2kv-cpu.lock mvn -B -q -pl kafka-streams -am test-compile dependency:build-classpath \
+  -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test
+# A copy of the compiled classes, so a rebuild while the rounds run cannot change what they measure.
+rm -rf "$OUT/classes" && mkdir -p "$OUT/classes"
+cp -r core/target/classes "$OUT/classes/core"
+cp -r kafka-streams/target/classes "$OUT/classes/main"
+cp -r kafka-streams/target/test-classes "$OUT/classes/test"
+CP="$(sed "s|$PWD/core/target/classes|$OUT/classes/core|" kafka-streams/target/test-cp.txt):$OUT/classes/test:$OUT/classes/main"
+for round in $(seq 1 "$ROUNDS"); do
+  # The round number picks the order (odd: RocksDB first); one round per run keeps each lock hold short.
+  flock -x /tmp/p2kv-cpu.lock java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=error -cp "$CP" \
+    io.p2kv.kafka.bench.StreamsBenchmark "$RECORDS" "$KEYS" "$round-$round" "$OUT/work" \
+    -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn 2>&1 | tee "$OUT/round-$round.log" | grep -E '^(produced|round|#|p2kv|rocksdb) '
+done

@@ -1,0 +1,356 @@
+package io.p2kv.kafka.bench;
+
+import io.p2kv.kafka.P2kvDslStoreSuppliers;
+import io.p2kv.kafka.TestBroker;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.LongSerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.processor.StateRestoreListener;
+
+/**
+ * Kafka Streams on p2kv against Kafka's default RocksDB stores, same broker, same run (issue 18):
+ * a per-key sum over an input topic of {@value #PARTITIONS} partitions (so {@value #PARTITIONS}
+ * tasks), its store either on Kafka's default RocksDB store (one RocksDB instance per task) or on
+ * p2kv ({@link P2kvDslStoreSuppliers}: one shared p2kv store for the instance).
+ *
+ * <p>The driver (this JVM) starts a single-node KRaft broker (KafkaClusterTestKit, in process, on
+ * loopback) and produces {@code records} amounts over {@code keys} keys once. Then, per round and
+ * per store (the order alternates between rounds), it runs the application in a child JVM (so its
+ * resident memory is the application's alone, not the broker's):
+ *
+ * <ol>
+ *   <li><b>process</b>: a new application id and an empty state directory; the application sums
+ *       every input record (record cache off, so each record reaches the store and its changelog:
+ *       the changelog gets exactly {@code records} records). Throughput: records / time from the
+ *       first record out of the aggregation to the last. Resident memory (VmRSS, VmHWM) read at
+ *       the end, before the application closes.
+ *   <li><b>restore</b>: the same application id on an empty state directory: every task restores
+ *       its store from the changelog. Rate: records restored / time from the first restore start to
+ *       the last restore end (Kafka's restore listener).
+ * </ol>
+ *
+ * Usage (see docs/benchmarks/KAFKA-STREAMS.md): {@code StreamsBenchmark <records> <keys> <rounds>
+ * <work dir> [child JVM options...]}, rounds as {@code N} (1 to N) or {@code A-B}.
+ */
+public final class StreamsBenchmark {
+  static final int PARTITIONS = 32;
+  static final String INPUT = "bench-amounts";
+  static final String STORE = "sums";
+  private static final Duration DEADLINE = Duration.ofMinutes(8);
+
+  private StreamsBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("child")) {
+      child(args);
+      return;
+    }
+    if (args.length < 4) {
+      System.err.println("usage: StreamsBenchmark <records> <keys> <N|A-B rounds> <work dir> [child JVM options...]");
+      System.exit(2);
+    }
+    long records = Long.parseLong(args[0]);
+    int keys = Integer.parseInt(args[1]);
+    // "3" runs rounds 1 to 3; "2-2" runs round 2 alone (its number picks the order of the stores)
+    String[] span = args[2].split("-");
+    int firstRound = span.length == 2 ? Integer.parseInt(span[0]) : 1;
+    int lastRound = Integer.parseInt(span[span.length - 1]);
+    Path work = Files.createDirectories(Path.of(args[3]));
+    List<String> jvmOptions = List.of(args).subList(4, args.length);
+    KafkaClusterTestKit cluster = TestBroker.start();
+    try {
+      String bootstrap = cluster.bootstrapServers();
+      produceInput(bootstrap, records, keys);
+      List<String> lines = new ArrayList<>();
+      for (int round = firstRound; round <= lastRound; round++) {
+        List<String> modes = round % 2 == 1 ? List.of("rocksdb", "p2kv") : List.of("p2kv", "rocksdb");
+        Map<String, Map<String, String>> results = new LinkedHashMap<>();
+        for (String mode : modes) {
+          String appId = "bench-" + mode + "-" + round + "-" + System.nanoTime();
+          Path state = work.resolve(appId);
+          Map<String, String> r = new LinkedHashMap<>();
+          r.putAll(runChild(jvmOptions, "process", bootstrap, state.resolve("process"), appId, mode, records));
+          r.putAll(runChild(jvmOptions, "restore", bootstrap, state.resolve("restore"), appId, mode, records));
+          deleteTree(state);
+          results.put(mode, r);
+        }
+        lines.addAll(summary(round, results));
+      }
+      System.out.println();
+      System.out.println("# records=" + records + " keys=" + keys + " partitions=" + PARTITIONS + " child JVM options=" + jvmOptions);
+      lines.forEach(System.out::println);
+    } finally {
+      cluster.close();
+    }
+  }
+
+  private static List<String> summary(int round, Map<String, Map<String, String>> results) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Map<String, String>> e : results.entrySet()) {
+      out.add("round " + round + " " + e.getKey() + ": " + e.getValue());
+    }
+    Map<String, String> p = results.get("p2kv");
+    Map<String, String> k = results.get("rocksdb");
+    out.add(String.format("round %d p2kv/rocksdb: process %.2fx, restore %.2fx, RSS after process %.2fx, peak RSS %.2fx, "
+            + "RSS after restore %.2fx",
+        round,
+        ratio(p, k, "processRecordsPerSec"), ratio(p, k, "restoreRecordsPerSec"),
+        ratio(p, k, "processRssKb"), ratio(p, k, "processHwmKb"), ratio(p, k, "restoreRssKb")));
+    return out;
+  }
+
+  private static double ratio(Map<String, String> a, Map<String, String> b, String key) {
+    return Double.parseDouble(a.get(key)) / Double.parseDouble(b.get(key));
+  }
+
+  private static void produceInput(String bootstrap, long records, int keys) throws Exception {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      admin.createTopics(List.of(new NewTopic(INPUT, PARTITIONS, (short) 1))).all().get();
+    }
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    // Not idempotent: the test kit's broker refused idempotent producers (see P2kvStreamsBrokerTest).
+    // A retried (duplicated) record would make the count check below fail, not pass.
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    long t0 = System.nanoTime();
+    Random random = new Random(42);
+    try (KafkaProducer<String, Long> producer = new KafkaProducer<>(p, new StringSerializer(), new LongSerializer())) {
+      AtomicLong failed = new AtomicLong();
+      for (long i = 0; i < records; i++) {
+        String key = String.format("key-%08d", random.nextInt(keys));
+        producer.send(new ProducerRecord<>(INPUT, key, 1L + random.nextInt(100)), (md, e) -> {
+          if (e != null) {
+            failed.incrementAndGet();
+          }
+        });
+      }
+      producer.flush();
+      if (failed.get() > 0) {
+        throw new IllegalStateException(failed.get() + " input records failed to be produced");
+      }
+    }
+    System.out.printf("produced %d records over %d keys into %d partitions in %.1f s%n",
+        records, keys, PARTITIONS, (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Runs one child phase and returns its RESULT line's fields. */
+  private static Map<String, String> runChild(List<String> jvmOptions, String phase, String bootstrap, Path state,
+      String appId, String mode, long records) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), StreamsBenchmark.class.getName(),
+        "child", phase, bootstrap, state.toString(), appId, mode, Long.toString(records)));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Map<String, String> result = null;
+    List<String> tail = new ArrayList<>();
+    try (var reader = p.inputReader()) {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        if (line.startsWith("RESULT ")) {
+          System.out.println(mode + " " + line);
+          result = new LinkedHashMap<>();
+          for (String field : line.substring("RESULT ".length()).split(" ")) {
+            String[] kv = field.split("=", 2);
+            result.put(kv[0], kv[1]);
+          }
+        } else {
+          tail.add(line);
+          if (tail.size() > 40) {
+            tail.remove(0);
+          }
+        }
+      }
+    }
+    if (!p.waitFor(1, TimeUnit.MINUTES) || p.exitValue() != 0 || result == null) {
+      p.destroyForcibly();
+      throw new IllegalStateException(mode + " " + phase + " failed; its last lines:\n" + String.join("\n", tail));
+    }
+    return result;
+  }
+
+  // ------------------------------------------------------------------ the application (child JVM)
+
+  static Topology topology(AtomicLong out, CountDownLatch firstOut, AtomicLong firstOutNanos, AtomicLong lastOutNanos,
+      CountDownLatch done, long expected) {
+    StreamsBuilder b = new StreamsBuilder();
+    b.stream(INPUT, Consumed.with(Serdes.String(), Serdes.Long()))
+        .groupByKey(Grouped.with(Serdes.String(), Serdes.Long()))
+        .reduce(Long::sum, Materialized.as(STORE))
+        .toStream()
+        .foreach((k, v) -> {
+          long n = out.incrementAndGet();
+          if (n == 1) {
+            firstOutNanos.set(System.nanoTime());
+            firstOut.countDown();
+          }
+          if (n == expected) {
+            lastOutNanos.set(System.nanoTime());
+            done.countDown();
+          }
+        });
+    return b.build();
+  }
+
+  static Properties props(String bootstrap, Path state, String appId, String mode) {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2); // one per core
+    // Every record reaches the store and the changelog (with the cache, the store sees only what
+    // the cache evicts or flushes at commit, and the changelog holds fewer records).
+    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+    p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+    switch (mode) {
+      case "p2kv" -> p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, P2kvDslStoreSuppliers.class);
+      case "rocksdb" -> { } // Kafka's default: one RocksDB store per task
+      default -> throw new IllegalArgumentException("mode must be p2kv or rocksdb: " + mode);
+    }
+    return p;
+  }
+
+  /** args: child, phase (process|restore), bootstrap, state dir, application id, mode, records. */
+  private static void child(String[] args) throws Exception {
+    String phase = args[1];
+    Path state = Path.of(args[3]);
+    String mode = args[5];
+    long records = Long.parseLong(args[6]);
+    AtomicLong out = new AtomicLong();
+    CountDownLatch firstOut = new CountDownLatch(1);
+    AtomicLong firstOutNanos = new AtomicLong();
+    AtomicLong lastOutNanos = new AtomicLong();
+    CountDownLatch done = new CountDownLatch(1);
+    RestoreTimes restore = new RestoreTimes();
+    KafkaStreams streams = new KafkaStreams(
+        topology(out, firstOut, firstOutNanos, lastOutNanos, done, records), props(args[2], state, args[4], mode));
+    streams.setGlobalStateRestoreListener(restore);
+    CountDownLatch running = new CountDownLatch(1);
+    streams.setStateListener((now, before) -> {
+      if (now == KafkaStreams.State.RUNNING) {
+        running.countDown();
+      }
+    });
+    streams.setUncaughtExceptionHandler(e -> {
+      e.printStackTrace();
+      System.exit(3);
+      return null;
+    });
+    streams.start();
+    try {
+      StringBuilder result = new StringBuilder("RESULT");
+      if (phase.equals("process")) {
+        await(done, "processing " + records + " records (processed " + out + ")");
+        double seconds = (lastOutNanos.get() - firstOutNanos.get()) / 1e9;
+        result.append(String.format(" processRecords=%d processSeconds=%.2f processRecordsPerSec=%.0f",
+            out.get(), seconds, records / seconds));
+        result.append(memory("process"));
+      } else {
+        await(restore.done, "restoring " + PARTITIONS + " partitions (" + restore.ended + " done)");
+        double seconds = (restore.lastEnd.get() - restore.firstStart.get()) / 1e9;
+        if (restore.restored.get() != records) {
+          throw new IllegalStateException("restored " + restore.restored + " records, expected " + records);
+        }
+        result.append(String.format(" restoreRecords=%d restoreSeconds=%.2f restoreRecordsPerSec=%.0f",
+            restore.restored.get(), seconds, restore.restored.get() / seconds));
+        result.append(memory("restore"));
+      }
+      System.out.println(result);
+    } finally {
+      streams.close(Duration.ofMinutes(1));
+    }
+  }
+
+  private static void await(CountDownLatch latch, String what) throws InterruptedException {
+    if (!latch.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+      throw new IllegalStateException("timed out " + what);
+    }
+  }
+
+  /** The process's resident memory now and at its peak, its committed heap, its threads. */
+  private static String memory(String phase) throws IOException {
+    Map<String, String> status = new LinkedHashMap<>();
+    for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+      String[] kv = l.split(":\\s+", 2);
+      if (kv.length == 2) {
+        status.put(kv[0], kv[1].replace(" kB", "").trim());
+      }
+    }
+    var heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    return String.format(" %sRssKb=%s %sHwmKb=%s %sHeapCommittedKb=%d %sThreads=%d",
+        phase, status.get("VmRSS"), phase, status.get("VmHWM"), phase, heap.getCommitted() >> 10,
+        phase, ManagementFactory.getThreadMXBean().getThreadCount());
+  }
+
+  /** Times and counts every task's restore. */
+  private static final class RestoreTimes implements StateRestoreListener {
+    final AtomicLong firstStart = new AtomicLong();
+    final AtomicLong lastEnd = new AtomicLong();
+    final AtomicLong restored = new AtomicLong();
+    final AtomicInteger ended = new AtomicInteger();
+    final CountDownLatch done = new CountDownLatch(1);
+
+    @Override
+    public void onRestoreStart(TopicPartition partition, String storeName, long startingOffset, long endingOffset) {
+      firstStart.compareAndSet(0, System.nanoTime());
+    }
+
+    @Override
+    public void onBatchRestored(TopicPartition partition, String storeName, long batchEndOffset, long numRestored) {
+      restored.addAndGet(numRestored);
+    }
+
+    @Override
+    public void onRestoreEnd(TopicPartition partition, String storeName, long totalRestored) {
+      lastEnd.set(System.nanoTime());
+      if (ended.incrementAndGet() == PARTITIONS) {
+        done.countDown();
+      }
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    }
+  }
+}
