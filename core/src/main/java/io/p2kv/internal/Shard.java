@@ -66,20 +66,9 @@ final class Shard {
   private final ReaderGuard readers = new ReaderGuard();
   private AgentRunner runner;
 
-  Shard(
-      int index,
-      Engine engine,
-      StoreState store,
-      ShardConfig config,
-      CpuPinning pinning,
-      LatencyRecorder latency,
-      WriteProfile profile,
-      StripeVersions versions,
-      ValueCache cache) {
-    this(index, engine, store, config, pinning, latency, profile, versions, cache, new WorkerSignal());
-  }
-
-  /** As the other constructor, with the worker's signal given (tests control its safety park). */
+  /**
+   * @param signal the worker's signal (tests give one whose safety park they control)
+   */
   Shard(
       int index,
       Engine engine,

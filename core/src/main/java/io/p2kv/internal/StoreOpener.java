@@ -109,7 +109,7 @@ public final class StoreOpener {
       Shard[] shardArray = new Shard[shardCount];
       for (int i = 0; i < shardCount; i++) {
         shardArray[i] =
-            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null, versions, cache);
+            new Shard(i, engines.get(i), state, shardConfig, pinning, latency, adaptive ? new WriteProfile() : null, versions, cache, new WorkerSignal());
       }
       ShardSet shards = new ShardSet(shardArray, manifest.newPartitioner());
       RequestDispatcher dispatcher = new RequestDispatcher(config.yieldWaitNanos(), latency);

@@ -50,7 +50,8 @@ class ShardWorkerTest {
         null,
         null,
         versions,
-        null);
+        null,
+        new WorkerSignal());
   }
 
   private static byte[] b(int i) {

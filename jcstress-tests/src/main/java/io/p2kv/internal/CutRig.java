@@ -53,7 +53,8 @@ final class CutRig {
           null,
           null,
           versions,
-          null);
+          null,
+          new WorkerSignal());
       workers[i] = new AgentInvoker(t -> stuck = true, null, shards[i].worker);
     }
     ShardSet set = new ShardSet(shards, PARTITIONER);
