@@ -7,10 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,18 +39,6 @@ class CacheCoherenceTest {
   private final AtomicLongArray acked = model.acked;
   private final AtomicLong reads = new AtomicLong();
 
-  private byte[] key(int k) {
-    return model.key(k);
-  }
-
-  private static boolean isDelete(long version) {
-    return VersionedKeys.isDelete(version);
-  }
-
-  private static byte[] value(int k, long version) {
-    return VersionedKeys.value(k, version);
-  }
-
   @ParameterizedTest
   @EnumSource(ReadPath.class)
   void shouldNeverReturnAStaleOrUnwrittenValue(ReadPath readPath) throws Exception {
@@ -63,21 +47,8 @@ class CacheCoherenceTest {
 
   private void run(ReadPath readPath, long seed) throws Exception {
     try (P2kv store = P2kv.builder().shards(3).readPath(readPath).cacheBytes(1 << 20).open(tmp)) {
-      ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
-      List<Future<?>> done = new ArrayList<>();
-      for (int w = 0; w < WRITERS; w++) {
-        Random random = new Random(seed + w);
-        int writer = w;
-        done.add(pool.submit(() -> { write(store, writer, random); return null; }));
-      }
-      for (int r = 0; r < READERS; r++) {
-        Random random = new Random(seed + 100 + r);
-        done.add(pool.submit(() -> { read(store, random); return null; }));
-      }
-      for (Future<?> f : done) {
-        f.get(5, TimeUnit.MINUTES);
-      }
-      pool.shutdown();
+      VersionedKeys.runConcurrently(
+          seed, WRITERS, (w, random) -> write(store, w, random), READERS, (r, random) -> read(store, random));
       CacheStats cache = store.stats().cache();
       assertTrue(cache.hits() > 0 && cache.misses() > 0, "the cache was used: " + cache);
       assertTrue(reads.get() + (long) WRITERS * WRITES_PER_WRITER >= 1_000_000, "operations: " + reads.get());
@@ -104,10 +75,10 @@ class CacheCoherenceTest {
         for (int j = 0; j < keys.size(); j++) {
           int k = keys.get(j);
           versions[j] = started.incrementAndGet(k);
-          if (isDelete(versions[j])) {
-            batch.delete(key(k));
+          if (VersionedKeys.isDelete(versions[j])) {
+            batch.delete(model.key(k));
           } else {
-            batch.put(key(k), value(k, versions[j]));
+            batch.put(model.key(k), VersionedKeys.value(k, versions[j]));
           }
         }
         store.write(batch);
@@ -117,12 +88,12 @@ class CacheCoherenceTest {
       } else {
         int k = first + random.nextInt(KEYS_PER_WRITER);
         long v = started.incrementAndGet(k);
-        if (isDelete(v)) {
-          store.delete(key(k));
+        if (VersionedKeys.isDelete(v)) {
+          store.delete(model.key(k));
         } else if (op < 5) {
-          store.putAsync(key(k), value(k, v)).join();
+          store.putAsync(model.key(k), VersionedKeys.value(k, v)).join();
         } else {
-          store.put(key(k), value(k, v));
+          store.put(model.key(k), VersionedKeys.value(k, v));
         }
         acked.set(k, v);
       }
@@ -140,11 +111,11 @@ class CacheCoherenceTest {
         for (int j = 0; j < n; j++) {
           ks[j] = random.nextInt(KEYS);
           before[j] = acked.get(ks[j]);
-          keys.add(key(ks[j]));
+          keys.add(model.key(ks[j]));
         }
         List<byte[]> values = store.multiGet(keys);
         for (int j = 0; j < n; j++) {
-          check(ks[j], before[j], values.get(j));
+          model.check(ks[j], before[j], values.get(j));
         }
         i += n;
       } else {
@@ -152,19 +123,15 @@ class CacheCoherenceTest {
         long before = acked.get(k);
         byte[] value;
         if (how < 4) {
-          CompletableFuture<byte[]> f = store.getAsync(key(k));
+          CompletableFuture<byte[]> f = store.getAsync(model.key(k));
           value = f.join();
         } else {
-          value = store.get(key(k));
+          value = store.get(model.key(k));
         }
-        check(k, before, value);
+        model.check(k, before, value);
         i++;
       }
     }
     reads.addAndGet(READS_PER_READER);
-  }
-
-  private void check(int k, long ackedBefore, byte[] value) {
-    model.check(k, ackedBefore, value);
   }
 }

@@ -10,10 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,18 +43,6 @@ class UpdateCacheCoherenceTest {
   private final AtomicLongArray started = model.started;
   private final AtomicLongArray acked = model.acked;
 
-  private byte[] key(int k) {
-    return model.key(k);
-  }
-
-  private static boolean isDelete(long version) {
-    return VersionedKeys.isDelete(version);
-  }
-
-  private static byte[] value(int k, long version) {
-    return VersionedKeys.value(k, version);
-  }
-
   @ParameterizedTest
   @EnumSource(ReadPath.class)
   void shouldKeepTheCacheCoherentUnderUpdatesAndIncrements(ReadPath readPath) throws Exception {
@@ -67,29 +51,13 @@ class UpdateCacheCoherenceTest {
 
   private void run(ReadPath readPath, long seed) throws Exception {
     try (P2kv store = P2kv.builder().shards(3).readPath(readPath).cacheBytes(1 << 20).open(tmp)) {
-      ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
-      try {
-        List<Future<?>> done = new ArrayList<>();
-        for (int w = 0; w < WRITERS; w++) {
-          Random random = new Random(seed + w);
-          int writer = w;
-          done.add(pool.submit(() -> { write(store, writer, random); return null; }));
-        }
-        for (int r = 0; r < READERS; r++) {
-          Random random = new Random(seed + 100 + r);
-          done.add(pool.submit(() -> { read(store, random); return null; }));
-        }
-        for (Future<?> f : done) {
-          f.get(5, TimeUnit.MINUTES);
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+      VersionedKeys.runConcurrently(
+          seed, WRITERS, (w, random) -> write(store, w, random), READERS, (r, random) -> read(store, random));
       CacheStats cache = store.stats().cache();
       assertTrue(cache.hits() > 0 && cache.misses() > 0, "the cache was used: " + cache);
       assertTrue(store.stats().updates() >= (long) WRITERS * WRITES_PER_WRITER * 7 / 10, "updates ran");
       for (int k = 0; k < 2 * KEYS; k++) {
-        check(k, acked.get(k), store.get(key(k))); // quiescent: exactly the last version
+        check(k, acked.get(k), store.get(model.key(k))); // quiescent: exactly the last version
         assertEquals(started.get(k), acked.get(k));
       }
     }
@@ -101,19 +69,19 @@ class UpdateCacheCoherenceTest {
       if (op < 4) {
         int c = KEYS + writer * KEYS_PER_WRITER + random.nextInt(KEYS_PER_WRITER);
         long v = started.incrementAndGet(c);
-        long sum = op < 2 ? store.increment(key(c), 1) : store.incrementAsync(key(c), 1).join();
+        long sum = op < 2 ? store.increment(model.key(c), 1) : store.incrementAsync(model.key(c), 1).join();
         assertEquals(v, sum, "counter " + c);
         acked.set(c, v);
         continue;
       }
       int k = writer * KEYS_PER_WRITER + random.nextInt(KEYS_PER_WRITER);
       long v = started.incrementAndGet(k);
-      byte[] next = isDelete(v) ? null : value(k, v);
+      byte[] next = VersionedKeys.isDelete(v) ? null : VersionedKeys.value(k, v);
       if (op < 5) {
         if (next == null) {
-          store.delete(key(k));
+          store.delete(model.key(k));
         } else {
-          store.put(key(k), next);
+          store.put(model.key(k), next);
         }
       } else {
         byte[][] given = new byte[1][];
@@ -121,12 +89,12 @@ class UpdateCacheCoherenceTest {
           given[0] = old;
           return next == null ? null : next.clone();
         };
-        byte[] result = op < 8 ? store.update(key(k), fn) : store.updateAsync(key(k), fn).join();
+        byte[] result = op < 8 ? store.update(model.key(k), fn) : store.updateAsync(model.key(k), fn).join();
         long previous = v - 1;
-        if (previous == 0 || isDelete(previous)) {
+        if (previous == 0 || VersionedKeys.isDelete(previous)) {
           assertNull(given[0], "update of key " + k + " at version " + v + " was given a value for an absent key");
         } else {
-          assertTrue(Arrays.equals(value(k, previous), given[0]), "update of key " + k + " at version " + v + " was given a stale value");
+          assertTrue(Arrays.equals(VersionedKeys.value(k, previous), given[0]), "update of key " + k + " at version " + v + " was given a stale value");
         }
         assertTrue(Arrays.equals(next, result), "update's result");
         scribble(given[0]);
@@ -152,7 +120,7 @@ class UpdateCacheCoherenceTest {
         for (int j = 0; j < n; j++) {
           ks[j] = random.nextInt(2 * KEYS);
           before[j] = acked.get(ks[j]);
-          keys.add(key(ks[j]));
+          keys.add(model.key(ks[j]));
         }
         List<byte[]> values = store.multiGet(keys);
         for (int j = 0; j < n; j++) {
@@ -162,7 +130,7 @@ class UpdateCacheCoherenceTest {
       } else {
         int k = random.nextInt(2 * KEYS);
         long before = acked.get(k);
-        check(k, before, store.get(key(k)));
+        check(k, before, store.get(model.key(k)));
         i++;
       }
     }

@@ -5,6 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -24,6 +31,44 @@ final class VersionedKeys {
     this.prefix = prefix;
     this.started = new AtomicLongArray(keys);
     this.acked = new AtomicLongArray(keys);
+  }
+
+  /** The body of one writer or reader thread. */
+  @FunctionalInterface
+  interface Actor {
+    /**
+     * @param index the thread's number among its kind
+     * @param random its own generator, seeded from the run's seed
+     */
+    void run(int index, Random random) throws Exception;
+  }
+
+  /**
+   * Runs {@code writers} writer threads and {@code readers} reader threads at once and waits for
+   * them all (5 minutes each at most), rethrowing the first failure. Writer {@code i} gets {@code
+   * new Random(seed + i)}, reader {@code i} {@code new Random(seed + 100 + i)}, so a seed replays
+   * the same operations.
+   */
+  static void runConcurrently(long seed, int writers, Actor writer, int readers, Actor reader) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(writers + readers);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        Random random = new Random(seed + w);
+        int index = w;
+        done.add(pool.submit(() -> { writer.run(index, random); return null; }));
+      }
+      for (int r = 0; r < readers; r++) {
+        Random random = new Random(seed + 100 + r);
+        int index = r;
+        done.add(pool.submit(() -> { reader.run(index, random); return null; }));
+      }
+      for (Future<?> f : done) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   byte[] key(int k) {
