@@ -13,8 +13,9 @@ import java.util.function.BooleanSupplier;
  * <h2>Who learns of it</h2>
  * A request completes exactly once, in its shard's worker role: on the worker thread, or on a
  * sync caller's thread that runs the worker's duty cycle while the worker sleeps ({@link
- * WorkerSignal}); or on the thread that fails it when the store closes or fails. With a {@link Request.Listener} the completer calls it; without one (a
- * sync caller) the caller waits in {@link #await}.
+ * WorkerSignal}); or on the thread that fails it when the store closes or fails. With a {@link
+ * Request.Listener} the completer calls it; without one (a sync caller) the caller waits in {@link
+ * #await}.
  *
  * <h2>Sync hand-off (no lost wake-up)</h2>
  * The caller spins a little, then publishes itself in {@code waiter} and parks; the completer
