@@ -102,11 +102,20 @@ public interface EngineAdmin {
    * @param boundary rewrite files numbered below this ({@link #fileNumberBoundary()} earlier)
    * @param maxBytes bytes of data files to rewrite in this call (at least one file is rewritten
    *     if any is left)
+   * @param bytesPerSecond the pace of the rewrite: each compaction writes its output at this rate
+   *     at most, however large it is; {@code Long.MAX_VALUE} for none
    * @return what was rewritten and what is left
    */
-  default Rewrite rewriteFilesBelow(long boundary, long maxBytes) {
+  default Rewrite rewriteFilesBelow(long boundary, long maxBytes, long bytesPerSecond) {
     return Rewrite.DONE;
   }
+
+  /**
+   * The store is closing: a paced {@link #rewriteFilesBelow} in progress finishes its current
+   * compaction at full speed and starts no other, and later calls rewrite nothing, so the close
+   * does not wait for the pace. Callable from any thread.
+   */
+  default void hurryRewrites() {}
 
   /**
    * Progress of {@link #rewriteFilesBelow}.

@@ -198,6 +198,11 @@ public final class SeparationTuner implements AutoCloseable {
   /** Stops the timer and waits for a running step. Idempotent. */
   @Override
   public void close() {
+    // A step may be inside a paced rewrite (minutes for a large shard at a low rate): let it end
+    // at full speed instead of waiting for it.
+    for (ShardState state : shards) {
+      state.shard.engine().hurryRewrites();
+    }
     stepLock.lock();
     try {
       closed = true;
@@ -405,7 +410,7 @@ public final class SeparationTuner implements AutoCloseable {
     /** Rewrites nothing; makes {@code stats()} show the files left from the start. */
     private void countFilesLeft(EngineAdmin engine) {
       try {
-        engine.rewriteFilesBelow(inlineBelow, 0);
+        engine.rewriteFilesBelow(inlineBelow, 0, Long.MAX_VALUE);
       } catch (EngineException e) {
         LOG.warn("p2kv store {} shard {}: cannot count the files left to rewrite: {}", storeName, shard.index(), e.getMessage());
       }
@@ -422,14 +427,18 @@ public final class SeparationTuner implements AutoCloseable {
     }
 
     /**
-     * Rewrites the next data files from before the switch, within the rate: a token bucket that
-     * earns the shard's share of {@code inliningBytesPerSecond} and is charged every byte
-     * rewritten (a file larger than the credit is rewritten whole, and the debt waits).
+     * Rewrites the next data files from before the switch, within the rate, in two ways. Each
+     * compaction is paced by the engine at {@code inliningBytesPerSecond} (one shard rewrites at a
+     * time, on this thread), so even one that takes a whole level along is no burst. Between
+     * steps, a token bucket earns the shard's share of the rate while the shard waits and the full
+     * rate while it rewrites, and is charged every byte rewritten: what a paced step took
+     * longer or shorter than its bytes is settled before the next one.
      */
     private Change continueInlining(EngineAdmin engine) {
       long nowNanos = System.nanoTime();
       long maxBytes;
-      if (limits.inliningBytesPerSecond() == Long.MAX_VALUE) {
+      boolean bounded = limits.inliningBytesPerSecond() != Long.MAX_VALUE;
+      if (!bounded) {
         maxBytes = Long.MAX_VALUE;
       } else {
         double perShard = perShardRate();
@@ -442,12 +451,17 @@ public final class SeparationTuner implements AutoCloseable {
       }
       EngineAdmin.Rewrite r;
       try {
-        r = engine.rewriteFilesBelow(inlineBelow, maxBytes);
+        r = engine.rewriteFilesBelow(inlineBelow, maxBytes, limits.inliningBytesPerSecond());
       } catch (EngineException e) {
         LOG.warn("p2kv store {} shard {}: bringing values back inline failed, will retry: {}", storeName, shard.index(), e.getMessage());
         return null;
       }
-      credit -= r.rewrittenBytes();
+      if (bounded) {
+        long endNanos = System.nanoTime();
+        double earned = limits.inliningBytesPerSecond() * ((endNanos - nowNanos) / 1e9);
+        credit = Math.min(credit + earned - r.rewrittenBytes(), perShardRate());
+        creditNanos = endNanos;
+      }
       inliningRewritten += r.rewrittenBytes();
       if (r.filesLeft() > 0) {
         return null;
@@ -461,7 +475,7 @@ public final class SeparationTuner implements AutoCloseable {
           "separated values are back inline: rewrote %d MiB of data files and relocated %d MiB of blob values "
               + "(blob files %d -> %d MiB) in %.1f s",
           inliningRewritten >> 20, relocated >> 20, inliningBlobBytesStart >> 20,
-          Math.max(0, engine.property(EngineProperty.BLOB_BYTES)) >> 20, (nowNanos - inliningStartNanos) / 1e9);
+          Math.max(0, engine.property(EngineProperty.BLOB_BYTES)) >> 20, (System.nanoTime() - inliningStartNanos) / 1e9);
       return changed(engine, before, reason);
     }
 

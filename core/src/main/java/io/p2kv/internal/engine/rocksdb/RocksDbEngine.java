@@ -31,6 +31,8 @@ import org.rocksdb.LiveFileMetaData;
 import org.rocksdb.LogFile;
 import org.rocksdb.MutableColumnFamilyOptions;
 import org.rocksdb.Options;
+import org.rocksdb.RateLimiter;
+import org.rocksdb.RateLimiterMode;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -79,6 +81,27 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   /** Metadata key of the value-separation tuner's state. */
   static final byte[] TUNER_STATE_KEY = {'s'};
 
+  /**
+   * The rate of the shard's limiter on background writes when nothing is paced: 8 GiB/s, more
+   * than one RocksDB instance's flushes and compactions write, so they never wait on it. Not
+   * higher: RocksDB's limiter carries unused quota of up to two refills over into a new rate, so
+   * a pace set later lets that much through first.
+   */
+  static final long UNPACED_BYTES_PER_SECOND = 8L << 30;
+
+  /**
+   * The limiter's refill period, 1 ms: the quota a new pace inherits is at most two refills at the
+   * unpaced rate (16 MiB), and a paced compaction writes in chunks of one refill (32 KiB at 32
+   * MiB/s).
+   */
+  static final long PACE_REFILL_MICROS = 1_000;
+
+  /**
+   * The slowest pace a rewrite runs at (1 MiB/s), whatever rate it is given: a rate of a few bytes
+   * per second (tests) would leave a compaction, and the close that waits for it, hanging.
+   */
+  static final long MIN_PACE_BYTES_PER_SECOND = 1L << 20;
+
   /** Most idle iterators kept per shard for reuse. */
   static final int MAX_IDLE_ITERATORS = 4;
 
@@ -94,6 +117,10 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private final WriteOptions writeOptions;
   private final WriteOptions metaDeleteOptions;
   private final Statistics statistics;
+  /** Limits the shard's background writes while a rewrite is paced; unpaced otherwise. */
+  private final RateLimiter rewritePace;
+  /** Set when the store closes: a paced rewrite in progress finishes at full speed, none starts. */
+  private volatile boolean hurried;
   private final RocksDbConfigurer configurer;
   private final boolean separationOverridden;
   private final ReentrantLock tuneLock = new ReentrantLock();
@@ -125,6 +152,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
       List<ColumnFamilyHandle> handles,
       WriteOptions writeOptions,
       Statistics statistics,
+      RateLimiter rewritePace,
       RocksDbConfigurer configurer,
       SeparationSettings separation,
       boolean separationOverridden,
@@ -141,6 +169,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     this.writeOptions = writeOptions;
     this.metaDeleteOptions = new WriteOptions().setDisableWAL(writeOptions.disableWAL());
     this.statistics = statistics;
+    this.rewritePace = rewritePace;
     this.configurer = configurer;
     this.separation = separation;
     this.separationOverridden = separationOverridden;
@@ -528,13 +557,26 @@ final class RocksDbEngine implements Engine, EngineAdmin {
    * the boundary too, are rewritten once, not again after them; oldest first (RocksDB takes the
    * older level-0 files a newer one overlaps along with it, so that no older value ends up above a
    * newer one).
+   *
+   * <p>Pacing: a level-0 file of hash-spread keys overlaps the whole level below, so one {@code
+   * CompactFiles} can rewrite the whole shard (180 MiB for 2 M YCSB records), which a token bucket
+   * charged afterwards would let through as one burst on the readers' cores. While it rewrites, the
+   * shard's own rate limiter ({@code rewritePace}, set at open, unpaced otherwise) is set to {@code
+   * bytesPerSecond}, so each compaction writes its output at that rate, and reads its input as fast
+   * as it writes. The limiter covers every background write of the shard: a flush in that time
+   * goes first (RocksDB serves high-priority requests first) but shares the rate; compactions
+   * RocksDB starts meanwhile wait their turn. A close ({@link #hurryRewrites}) lifts the pace.
    */
   @Override
-  public Rewrite rewriteFilesBelow(long boundary, long maxBytes) {
+  public Rewrite rewriteFilesBelow(long boundary, long maxBytes, long bytesPerSecond) {
     tuneLock.lock();
+    boolean paced = false;
     try (CompactionOptions compaction = new CompactionOptions()) {
       if (closed) {
         return Rewrite.DONE;
+      }
+      if (hurried && maxBytes > 0) {
+        return new Rewrite(0, rewriteFilesLeft); // closing: leave the rest to the next open
       }
       if (db.getLongProperty(dataCf, "rocksdb.num-blob-files") == 0) {
         rewriteFilesLeft = 0;
@@ -545,7 +587,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
       compaction.setOutputFileSizeLimit(options.targetFileSizeBase());
       long rewritten = 0;
       Set<String> skipped = new HashSet<>();
-      while (rewritten < maxBytes) {
+      while (rewritten < maxBytes && !hurried) {
         // Listed again after every rewrite: a level-0 rewrite takes files of the level below along.
         List<LiveFileMetaData> files = dataFiles();
         LiveFileMetaData f = null;
@@ -563,6 +605,10 @@ final class RocksDbEngine implements Engine, EngineAdmin {
         if (f.level() == 0) {
           outputLevel = l0Target(files);
           inputBytes += overlappedBytes(files, f, outputLevel);
+        }
+        if (!paced && bytesPerSecond != Long.MAX_VALUE) {
+          paced = true;
+          pace(Math.max(MIN_PACE_BYTES_PER_SECOND, bytesPerSecond));
         }
         try {
           long relocated = statistics.getTickerCount(TickerType.BLOB_DB_GC_BYTES_RELOCATED);
@@ -587,7 +633,46 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     } catch (RocksDBException e) {
       throw failure("rewriting files", e);
     } finally {
+      if (paced) {
+        pace(UNPACED_BYTES_PER_SECOND);
+      }
       tuneLock.unlock();
+    }
+  }
+
+  /** The shard's limiter on background writes (tests read its rate and counters). */
+  RateLimiter rewritePaceForTests() {
+    return rewritePace;
+  }
+
+  /** A new limiter on a shard's background writes, unpaced. */
+  static RateLimiter newRewritePace() {
+    return new RateLimiter(
+        UNPACED_BYTES_PER_SECOND, PACE_REFILL_MICROS, RateLimiter.DEFAULT_FAIRNESS, RateLimiterMode.WRITES_ONLY, false);
+  }
+
+  /** Sets the shard's background-write rate, unless a close lifted the pace for good. */
+  private void pace(long bytesPerSecond) {
+    synchronized (rewritePace) {
+      if (!hurried && !closed) {
+        rewritePace.setBytesPerSecond(bytesPerSecond);
+      }
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Lifts the rate limiter to unpaced: the compaction in progress writes the rest of its
+   * output at full speed, and no further file is rewritten.
+   */
+  @Override
+  public void hurryRewrites() {
+    synchronized (rewritePace) {
+      hurried = true;
+      if (!closed) {
+        rewritePace.setBytesPerSecond(UNPACED_BYTES_PER_SECOND);
+      }
     }
   }
 
@@ -803,6 +888,9 @@ final class RocksDbEngine implements Engine, EngineAdmin {
       dbOptions.close();
       options.close();
       statistics.close();
+      synchronized (rewritePace) {
+        rewritePace.close();
+      }
     }
   }
 }

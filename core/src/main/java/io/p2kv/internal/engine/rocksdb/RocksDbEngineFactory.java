@@ -24,6 +24,7 @@ import org.rocksdb.Env;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.RateLimiter;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
@@ -68,7 +69,10 @@ import org.rocksdb.WriteOptions;
  * BlobOptionsMapping}) before the user's tuning hook runs; if the hook changes them, the engine
  * reports {@link Engine#separationOverridden()} and the adaptive policy leaves that shard alone.
  * They apply to the data column family only; the metadata column family keeps every value
- * inline.
+ * inline. Each shard also gets its own {@code RateLimiter} on background writes, set before the
+ * hook runs: unpaced (8 GiB/s), it paces the shard's compactions only while the tuner brings
+ * separated values back inline ({@link RocksDbEngine#rewriteFilesBelow}). A hook that sets its own
+ * rate limiter replaces it, and those rewrites then run unpaced.
  *
  * <h2>Recovery without small flushes</h2>
  * RocksDB flushes the memtables it rebuilt from the WAL while it opens, so a store opened and
@@ -184,6 +188,9 @@ public final class RocksDbEngineFactory implements EngineFactory {
     Options options = newOptions();
     WriteOptions writeOptions = new WriteOptions();
     Statistics shardStatistics = new Statistics(statistics);
+    // The shard's own limiter on background writes: unpaced, except while the value-separation
+    // tuner brings values back inline (RocksDbEngine#rewriteFilesBelow).
+    RateLimiter rewritePace = RocksDbEngine.newRewritePace();
     DBOptions dbOptions = null;
     ColumnFamilyOptions dataCfOptions = null;
     ColumnFamilyOptions metaCfOptions = null;
@@ -217,6 +224,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
           // L0 file (and blob file) per open; RocksDbEngine.startCompactions flushes it once it
           // is no longer small (issue 14).
           .setAvoidFlushDuringRecovery(true)
+          .setRateLimiter(rewritePace)
           .setTableFormatConfig(table);
       BlobOptionsMapping.apply(options, separation, writeBufferBytes);
       if (configurer != null) {
@@ -253,6 +261,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
           handles,
           writeOptions,
           shardStatistics,
+          rewritePace,
           configurer,
           overridden ? effective : separation,
           overridden,
@@ -279,6 +288,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
         }
       }
       options.close();
+      rewritePace.close();
       if (e instanceof RocksDBException r) {
         boolean corrupt = isDamage(r, create);
         throw new EngineException(
