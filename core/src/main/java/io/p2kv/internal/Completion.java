@@ -179,15 +179,42 @@ abstract class Completion {
    * @param yieldNanos how long to poll before parking; 0 parks at once
    */
   final void await(long yieldNanos) {
+    await(yieldNanos, null);
+  }
+
+  /** Who may complete a pending request on the waiting caller's thread (see {@link #await(long, Helper)}). */
+  interface Helper {
+    /**
+     * Called after each yield while the request is pending.
+     *
+     * @param r the request
+     * @param waitedNanos how long the caller has polled so far
+     */
+    void helpWhileWaiting(Completion r, long waitedNanos);
+  }
+
+  /**
+   * {@link #await(long)}, and while it polls, after each yield, {@code helper} may complete the
+   * request on this thread (a sync caller taking its shard's worker role; see {@link
+   * Shard#awaitSync}).
+   *
+   * @param yieldNanos how long to poll before parking; 0 parks at once
+   * @param helper called after each yield while the request is pending, or null
+   */
+  final void await(long yieldNanos, Helper helper) {
     if (state == DONE) {
       wakeChildren();
       return;
     }
     if (yieldNanos > 0) {
-      long deadline = System.nanoTime() + yieldNanos;
+      long start = System.nanoTime();
+      long deadline = start + yieldNanos;
       int yields = 0;
       do {
         Thread.yield();
+        if (state != DONE && helper != null) {
+          helper.helpWhileWaiting(this, System.nanoTime() - start);
+        }
         if (state == DONE) {
           wakeChildren();
           return;

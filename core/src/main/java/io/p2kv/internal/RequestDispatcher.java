@@ -46,7 +46,7 @@ final class RequestDispatcher {
     checkNotWorkerThread();
     long start = startNanos();
     shard.submitSync(r);
-    r.await(yieldWaitNanos); // returns at once if this thread executed it, and wakes its tree children
+    shard.awaitSync(r, yieldWaitNanos); // at once if this thread executed it; wakes its tree children
     Object result = r.resultOrThrow();
     record(type, start);
     return result;

@@ -46,7 +46,7 @@ import org.jctools.queues.MpscArrayQueue;
  * until its request completes or the worker has terminated without taking it, and then fails the
  * request itself. So every request completes or fails; none hangs.
  */
-final class Shard {
+final class Shard implements Completion.Helper {
   private static final long MAX_OFFER_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
   /** An engine call made on a caller's thread, inside the shard's reader guard. */
@@ -155,6 +155,33 @@ final class Shard {
       settleAfterClose(r);
     }
   }
+
+  /**
+   * Waits for a sync request {@link #submitSync} queued. While it polls, once it has waited
+   * {@link #TAKE_AFTER_NANOS}, the caller takes the worker role if it is free ({@link
+   * WorkerSignal#takeWhileWaiting}) and runs the duty cycle until its request is complete: the
+   * worker thread is then between duty cycles but not running, and the request would wait for the
+   * scheduler (milliseconds when the callers keep every core busy) instead of for the write.
+   *
+   * @param r the caller's request
+   * @param yieldNanos the caller's polling window ({@link Completion#await(long)})
+   */
+  void awaitSync(Request r, long yieldNanos) {
+    r.await(yieldNanos, this);
+  }
+
+  @Override
+  public void helpWhileWaiting(Completion r, long waitedNanos) {
+    if (waitedNanos >= TAKE_AFTER_NANOS && store.isOpen() && signal.takeWhileWaiting()) {
+      worker.runAsCaller(r);
+    }
+  }
+
+  /**
+   * How long a sync caller waits for the worker before it may take the role itself: about two
+   * batches' worth of RocksDB writes, so a running worker keeps its batching.
+   */
+  static final long TAKE_AFTER_NANOS = 50_000;
 
   private void offerSlow(Request r) {
     rejectedOffers.increment();

@@ -128,6 +128,18 @@ final class WorkerSignal {
   }
 
   /**
+   * A sync caller whose request is still pending after it yielded: takes the role if it is free,
+   * whatever the worker's state. A worker thread that is runnable but not running (descheduled
+   * between duty cycles, on a machine whose cores the callers keep busy) would otherwise hold the
+   * request back until the scheduler runs it again.
+   *
+   * @return true if the caller now holds the role (same duty as {@link #signalOrTake})
+   */
+  boolean takeWhileWaiting() {
+    return role.get() == FREE && role.compareAndSet(FREE, CALLER);
+  }
+
+  /**
    * A caller that holds the role lets it go, then wakes the worker if {@code work} is left and no
    * one has taken the role since.
    *

@@ -198,6 +198,34 @@ class WorkerRoleTest {
   }
 
   @Test
+  void shouldLetAWaitingCallerTakeTheFreeRoleWhenTheBusyWorkerDoesNotRun() throws Exception {
+    // The worker thread never runs (not started): its signal says busy, as a worker preempted
+    // between duty cycles does, so a caller cannot take the role when it enqueues...
+    assertFalse(signal.isSleeping());
+    Request.Put put = new Request.Put(new byte[] {4}, new byte[] {40}, null);
+    CompletableFuture<Object> done = new CompletableFuture<>();
+    Thread caller = new Thread(() -> {
+      try {
+        shard.submitSync(put);
+        assertFalse(put.isDone(), "not taken at submit: the worker looked busy");
+        // ...but while it polls (a window far longer than the test's timeout, so it never
+        // parks), it takes the free role and executes its request itself.
+        shard.awaitSync(put, TimeUnit.SECONDS.toNanos(10 * TIMEOUT_S));
+        done.complete(put.resultOrThrow());
+      } catch (Throwable e) {
+        done.completeExceptionally(e);
+      }
+    }, "caller-w");
+    caller.setDaemon(true); // if the request is lost, the failed test leaves no thread behind
+    caller.start();
+    join(done);
+    assertEquals(List.of("caller-w"), engine.threads, "executed on the waiting caller's thread");
+    assertEquals(List.of("put"), engine.calls);
+    assertTrue(signal.takeWhileWaiting(), "the caller let the role go");
+    signal.releaseAsCaller(shard.worker);
+  }
+
+  @Test
   void shouldStopTheWorkerOnlyAfterTheCallerHoldingTheRoleLetsGo() throws Exception {
     startAndAwaitParked();
     CompletableFuture<Object> a = syncCall("caller-a", new Request.Put(GATED, new byte[] {10}, null), null);
