@@ -258,6 +258,49 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
+   * Deletes every key in {@code [fromInclusive, toExclusive)} (unsigned byte order), whatever their
+   * number, at the cost of a few writes: each shard whose keys may fall in the range (every shard
+   * under hash partitioning, the overlapping ones under {@link Builder#rangePartitioning}) writes
+   * one RocksDB range tombstone ({@code DeleteRange}), durable as any write under the store's
+   * {@link Durability}. Equal bounds delete nothing.
+   *
+   * <ul>
+   *   <li><b>Order.</b> On each shard the range delete applies in queue order with the other
+   *       writes: a write of a key in the range that completed before this call is deleted, one
+   *       issued after this call returned is kept. Writes running concurrently with the call may
+   *       land on either side of it.
+   *   <li><b>Across shards.</b> Not atomic for live readers: until the call returns, a reader may
+   *       find the range deleted on one shard and not yet on another. Every cross-shard {@link
+   *       Batch} and every consistent cut is ordered wholly before or wholly after it, on all
+   *       shards: a {@link #snapshot()}, checkpoint or backup holds the range delete on every
+   *       shard or on none, and sees no batch half deleted.
+   *   <li><b>Failures.</b> If a shard fails its part, the others' parts stay applied and this
+   *       throws; a range delete is idempotent, so repeat it. After a crash each shard has its
+   *       part or not, as for other writes under the store's {@link Durability}.
+   *   <li><b>Not in a {@link Batch}.</b> An atomic batch across shards is rolled back from undo
+   *       records of the old values, which for a range would be every key in it. To make a range
+   *       delete and other writes crash-safe together, order them: delete the range first, then
+   *       write a record that says it is done; after a crash, repeat the delete if the record is
+   *       missing.
+   *   <li><b>Cost.</b> The call waits for one write per shard involved. Reads of the range stay
+   *       correct at once and its space is reclaimed by later compactions; many range tombstones
+   *       over live data slow reads until then, so delete large ranges, not single keys. With a
+   *       value cache, each shard also removes the range's cached keys (one pass over the cache).
+   * </ul>
+   *
+   * @param fromInclusive the first key deleted
+   * @param toExclusive the first key after the range
+   * @throws NullPointerException if a bound is null (there are no open-ended range deletes)
+   * @throws IllegalArgumentException if a bound is longer than {@link #MAX_KEY_BYTES}, or {@code
+   *     fromInclusive} is after {@code toExclusive}
+   * @throws P2kvException as for {@link #put}
+   */
+  public void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+    Limits.checkRange(fromInclusive, toExclusive);
+    core.deleteRange(fromInclusive, toExclusive);
+  }
+
+  /**
    * Reads many keys. Keys are split by shard and read with one engine multiGet per shard and run
    * of at most {@code maxBatch} keys. Each shard's part is consistent in itself; parts on
    * different shards are read independently.
@@ -770,6 +813,22 @@ public final class P2kv implements AutoCloseable {
   public CompletableFuture<Void> deleteAsync(byte[] key) {
     Limits.checkKey(key);
     return core.deleteAsync(key);
+  }
+
+  /**
+   * Async {@link #deleteRange}: returns once every shard's part is queued.
+   *
+   * @param fromInclusive the first key deleted
+   * @param toExclusive the first key after the range
+   * @return completes once every shard has applied its part, or exceptionally with the first
+   *     failure once every part has completed
+   * @throws NullPointerException if a bound is null
+   * @throws IllegalArgumentException if a bound is too long, or {@code fromInclusive} is after
+   *     {@code toExclusive}
+   */
+  public CompletableFuture<Void> deleteRangeAsync(byte[] fromInclusive, byte[] toExclusive) {
+    Limits.checkRange(fromInclusive, toExclusive);
+    return core.deleteRangeAsync(fromInclusive, toExclusive);
   }
 
   /**

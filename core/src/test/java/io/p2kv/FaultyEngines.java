@@ -91,6 +91,12 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     }
 
     @Override
+    public void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+      beforeWrite();
+      d.deleteRange(fromInclusive, toExclusive);
+    }
+
+    @Override
     public EngineBatch newBatch() {
       return d.newBatch();
     }

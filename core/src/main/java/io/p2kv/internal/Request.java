@@ -13,7 +13,8 @@ import java.util.function.UnaryOperator;
  *   <li>{@link Write}s ({@link Put}, {@link Delete}, {@link BatchWrite}, {@link Update}) merge
  *       into one engine batch (the run's updates first read their keys with one multiGet);
  *   <li>{@link Read}s ({@link Get}, {@link MultiGetPart}) merge into one engine multiGet;
- *   <li>a {@link ScanPart}, a {@link CrossShardPart} and a {@link CutPart} always run alone.
+ *   <li>a {@link ScanPart}, a {@link RangeDeletePart}, a {@link CrossShardPart} and a {@link
+ *       CutPart} always run alone.
  * </ul>
  *
  * A request without a {@link Listener} belongs to a sync caller, who waits for it; otherwise the
@@ -304,6 +305,23 @@ abstract sealed class Request extends Completion {
     @SuppressWarnings("unchecked")
     List<KeyValue> pairs() {
       return (List<KeyValue>) resultOrThrow();
+    }
+  }
+
+  /**
+   * One shard's part of a range delete: the shard's keys in {@code [from, to)}, deleted with one
+   * engine range delete after the requests queued before it. Never merged with writes: a run's
+   * updates read the engine for keys the run has not written, which a range delete earlier in the
+   * run would have to answer for. Completes with null.
+   */
+  static final class RangeDeletePart extends Request {
+    final byte[] from;
+    final byte[] to;
+
+    RangeDeletePart(byte[] from, byte[] to, Listener listener) {
+      super(listener);
+      this.from = from;
+      this.to = to;
     }
   }
 

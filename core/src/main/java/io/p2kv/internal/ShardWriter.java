@@ -164,6 +164,29 @@ final class ShardWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * Deletes every key in {@code [from, to)} with the engine's range delete, on its own (the pending
+   * batch must be empty). Every stripe of the shard is bracketed, since the keys are not known,
+   * and with a cache the cached keys of the range are dropped ({@link ValueCache}, "Range
+   * deletes").
+   */
+  void deleteRange(byte[] from, byte[] to) {
+    if (versions == null) {
+      engine.deleteRange(from, to);
+      return;
+    }
+    versions.beginAll(shard);
+    try {
+      engine.deleteRange(from, to);
+    } finally {
+      if (cache != null) {
+        cache.endRangeDelete(shard, from, to);
+      } else {
+        versions.endAll(shard);
+      }
+    }
+  }
+
   /** Before the engine write: the written stripes become odd ({@link StripeVersions}). */
   private void beginCacheWrite() {
     if (writtenKeys.isEmpty()) {

@@ -57,6 +57,7 @@ public final class StoreCore implements AutoCloseable {
   private final UpdatePreReads preReads;
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
+  private final RangeDeletes rangeDeletes;
   private final OpenIterators iterators;
   private final Cuts cuts;
   /** Null when latency recording is off. */
@@ -94,6 +95,7 @@ public final class StoreCore implements AutoCloseable {
     this.reads = reads;
     this.ranges = new RangeScatter(shards, dispatcher);
     this.crossShard = crossShard;
+    this.rangeDeletes = new RangeDeletes(shards, state, crossShard, dispatcher);
     this.latency = latency;
     this.engineFactory = engineFactory;
     this.lock = lock;
@@ -189,6 +191,27 @@ public final class StoreCore implements AutoCloseable {
   public CompletableFuture<Void> deleteAsync(byte[] key) {
     FutureListener<Void> f = new FutureListener<>();
     return dispatcher.submitAsync(shards.of(key), new Request.Delete(key, f), f);
+  }
+
+  /**
+   * Sync range delete: every shard the range may touch deletes it (see {@link RangeDeletes}).
+   *
+   * @param from first key deleted, validated
+   * @param to first key after the range, validated: not below {@code from}
+   */
+  public void deleteRange(byte[] from, byte[] to) {
+    rangeDeletes.deleteRange(from, to);
+  }
+
+  /**
+   * Async range delete.
+   *
+   * @param from first key deleted, validated
+   * @param to first key after the range, validated
+   * @return completes when every shard has deleted the range
+   */
+  public CompletableFuture<Void> deleteRangeAsync(byte[] from, byte[] to) {
+    return rangeDeletes.deleteRangeAsync(from, to);
   }
 
   /**

@@ -47,6 +47,17 @@ class RecordingEngine implements Engine, EngineAdmin {
     ordered.remove(key);
   }
 
+  @Override
+  public synchronized void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+    calls.add("deleteRange");
+    checkFail();
+    NavigableMap<byte[], byte[]> range = ordered.subMap(fromInclusive, true, toExclusive, false);
+    for (byte[] key : range.keySet()) {
+      data.remove(k(key));
+    }
+    range.clear();
+  }
+
   /** The pending operations of one batch, applied by {@link #write}. */
   static final class RecordingBatch implements EngineBatch {
     final List<Object[]> ops = new ArrayList<>();

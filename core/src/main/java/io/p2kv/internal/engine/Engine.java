@@ -8,7 +8,8 @@ import java.util.List;
  * data operations; statistics, tuning and maintenance are on {@link #admin()}.
  *
  * <h2>Concurrency</h2>
- * The write methods ({@link #put}, {@link #delete}, {@link #write}) are called in the shard's
+ * The write methods ({@link #put}, {@link #delete}, {@link #deleteRange}, {@link
+ * #write}) are called in the shard's
  * worker role only: by one thread at a time, the worker thread or a caller holding the role, with
  * a happens-before edge from each holder to the next; so is each {@link EngineBatch}, which the
  * worker owns. {@link
@@ -37,6 +38,16 @@ public interface Engine extends AutoCloseable {
    * @param key key
    */
   void delete(byte[] key);
+
+  /**
+   * Deletes every key in {@code [fromInclusive, toExclusive)} with one engine write (RocksDB's
+   * {@code DeleteRange}: one range tombstone, whatever the number of keys), durable as the other
+   * writes. Later writes of keys in the range are not affected.
+   *
+   * @param fromInclusive first key deleted
+   * @param toExclusive first key after the range; not below {@code fromInclusive}
+   */
+  void deleteRange(byte[] fromInclusive, byte[] toExclusive);
 
   /**
    * A new, empty write batch for this engine. The caller owns it and closes it, before the engine.

@@ -252,6 +252,15 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   }
 
   @Override
+  public void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+    try {
+      db.deleteRange(dataCf, writeOptions, fromInclusive, toExclusive);
+    } catch (RocksDBException e) {
+      throw writeFailure("delete range", e);
+    }
+  }
+
+  @Override
   public EngineBatch newBatch() {
     return new RocksDbBatch(this, metaCf);
   }
