@@ -77,7 +77,6 @@ import org.slf4j.LoggerFactory;
  */
 public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private static final Logger LOG = LoggerFactory.getLogger(P2kvKeyValueStore.class);
-  private static final int DELETE_BATCH = 1024;
   private static final byte[] OPEN = {1};
   private static final byte[] CLOSED = {0};
   /** Writes a task's store holds before they go to p2kv as one batch (see the class comment). */
@@ -132,9 +131,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       Path marker = taskDir.toPath().resolve("p2kv-" + name);
       synchronized (s) {
         if (!Files.exists(marker)) {
-          long dropped = dropPartition();
-          LOG.info("store {} of task {}: no marker in {}, dropped its {} keys, offsets and status",
-              name, stateStoreContext.taskId(), taskDir, dropped);
+          dropPartition();
+          LOG.info("store {} of task {}: no marker in {}, dropped its keys, offsets and status",
+              name, stateStoreContext.taskId(), taskDir);
           Files.createDirectories(taskDir.toPath());
           Files.writeString(marker, "p2kv data of store " + name + " lives in " + sharedDir + "\n");
         }
@@ -192,28 +191,16 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** Deletes this partition's data, offsets, position and status (p2kv has no range delete: in batches of keys). */
-  private long dropPartition() {
+  /**
+   * Deletes this partition's data, offsets, position and status: two p2kv range deletes (one range
+   * tombstone per shard each, whatever the number of keys) and two deletes. Not atomic, and need not
+   * be: the marker file is written only after this returns, so a crash in between drops again.
+   */
+  private void dropPartition() {
     store.delete(keys.status());
     store.delete(keys.position());
-    return deleteRange(keys.dataStart(), keys.dataEnd()) + deleteRange(keys.offsetStart(), keys.offsetEnd());
-  }
-
-  private long deleteRange(byte[] from, byte[] to) {
-    long n = 0;
-    Batch batch = new Batch();
-    try (KvIterator it = store.iterator(from, to)) {
-      while (it.hasNext()) {
-        batch.delete(it.next().key());
-        n++;
-        if (batch.size() == DELETE_BATCH) {
-          store.write(batch);
-          batch = new Batch();
-        }
-      }
-    }
-    write(batch);
-    return n;
+    store.deleteRange(keys.dataStart(), keys.dataEnd());
+    store.deleteRange(keys.offsetStart(), keys.offsetEnd());
   }
 
   /** Waits until the last restore batch is in p2kv; its failure fails the caller. */
