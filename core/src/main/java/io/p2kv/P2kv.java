@@ -327,7 +327,34 @@ public final class P2kv implements AutoCloseable {
    */
   public void write(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
-    core.write(batch, batch.payloadBytes());
+    core.write(batch, batch.payloadBytes(), null);
+  }
+
+  /**
+   * Applies a batch atomically as {@link #write(Batch)} does, with its own durability instead of
+   * the store's {@link Builder#durability}: {@link Durability#SYNC} to fsync one important batch in
+   * a store that does not, or {@link Durability#NO_WAL} for a bulk load that can be redone (a
+   * restore from another source of truth), which skips the write-ahead log as RocksDB's {@code
+   * disableWAL} does.
+   *
+   * <p><b>A batch written without the log is lost on a crash until a {@link #flush()} called after
+   * it completed returns</b>
+   * (a clean {@link #close()} flushes it too), and a crash may keep later logged writes while
+   * losing it, on its own shards or across shards. So use it only for data whose loss the
+   * application detects and repairs: write the bulk, call {@link #flush()}, and only then record
+   * (with a logged write) that the bulk is in. Such a batch is written in a run of its own (it is
+   * never merged with logged writes); checkpoints and backups flush the shards it wrote before they
+   * copy them, so they include it.
+   *
+   * @param batch the batch
+   * @param durability this batch's durability
+   * @throws NullPointerException if batch or durability is null
+   * @throws P2kvException as for {@link #write(Batch)}
+   */
+  public void write(Batch batch, Durability durability) {
+    Objects.requireNonNull(batch, "batch is null");
+    Objects.requireNonNull(durability, "durability is null");
+    core.write(batch, batch.payloadBytes(), durability);
   }
 
   // ------------------------------------------------------------------------ updates
@@ -851,7 +878,22 @@ public final class P2kv implements AutoCloseable {
    */
   public CompletableFuture<Void> writeAsync(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
-    return core.writeAsync(batch, batch.payloadBytes());
+    return core.writeAsync(batch, batch.payloadBytes(), null);
+  }
+
+  /**
+   * Async {@link #write(Batch, Durability)}. The batch's operations are copied, as for {@link
+   * #writeAsync(Batch)}.
+   *
+   * @param batch the batch
+   * @param durability this batch's durability
+   * @return completes once the batch is applied, or exceptionally once it is rolled back
+   * @throws NullPointerException if batch or durability is null
+   */
+  public CompletableFuture<Void> writeAsync(Batch batch, Durability durability) {
+    Objects.requireNonNull(batch, "batch is null");
+    Objects.requireNonNull(durability, "durability is null");
+    return core.writeAsync(batch, batch.payloadBytes(), durability);
   }
 
   /**
@@ -949,8 +991,10 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
-   * Flushes every shard's memtables to disk and waits. Not needed for durability (the WAL provides
-   * it); useful before measuring on-disk sizes or copying a closed store.
+   * Flushes every shard's memtables to disk (synced) and waits. Not needed for durability of logged
+   * writes (the WAL provides it); it is what makes the batches written with {@link
+   * Durability#NO_WAL} (the store's or a batch's) durable, those completed before the call; also
+   * useful before measuring on-disk sizes or copying a closed store.
    */
   public void flush() {
     core.flush();

@@ -52,8 +52,9 @@ final class CrossShardCoordinator {
    * @param user the caller's request, completed by the batch's {@link CrossShardTxn}; never queued
    * @param ops the batch's operations
    * @param shardOfOp the shard of each operation, from {@link #shardsOf}
+   * @param durability the parts' durability, or null for the store's
    */
-  void start(Request user, List<Batch.Op> ops, int[] shardOfOp) {
+  void start(Request user, List<Batch.Op> ops, int[] shardOfOp, io.p2kv.Durability durability) {
     int n = shards.count();
     List<List<Batch.Op>> perShard = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -91,7 +92,7 @@ final class CrossShardCoordinator {
       Request.CrossShardPart[] requests = new Request.CrossShardPart[parts];
       for (int j = 0; j < parts; j++) {
         List<Batch.Op> partOps = perShard.get(touched[j]);
-        requests[j] = new Request.CrossShardPart(partOps, payloadBytes(partOps), txn, j);
+        requests[j] = new Request.CrossShardPart(partOps, payloadBytes(partOps), txn, j, durability);
       }
       submitAll(targets, requests);
     } finally {

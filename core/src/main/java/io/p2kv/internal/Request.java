@@ -1,6 +1,7 @@
 package io.p2kv.internal;
 
 import io.p2kv.Batch;
+import io.p2kv.Durability;
 import io.p2kv.KeyValue;
 import io.p2kv.OperationType;
 import java.util.List;
@@ -87,6 +88,14 @@ abstract sealed class Request extends Completion {
 
     /** Adds this request's operations to the worker's pending batch. */
     abstract void addTo(ShardWriter writer);
+
+    /**
+     * The durability this request asks for instead of the store's, or null: a run holds requests
+     * of one durability only, written with one engine call.
+     */
+    Durability durability() {
+      return null;
+    }
   }
 
   /** A put. */
@@ -134,10 +143,18 @@ abstract sealed class Request extends Completion {
   /** An atomic batch whose keys all live on one shard. */
   static final class BatchWrite extends Write {
     final List<Batch.Op> ops;
+    /** Null: the store's. */
+    private final Durability durability;
 
-    BatchWrite(List<Batch.Op> ops, long bytes, Listener listener) {
+    BatchWrite(List<Batch.Op> ops, long bytes, Durability durability, Listener listener) {
       super(ops.size(), bytes, listener);
       this.ops = ops;
+      this.durability = durability;
+    }
+
+    @Override
+    Durability durability() {
+      return durability;
     }
 
     @Override
@@ -335,13 +352,16 @@ abstract sealed class Request extends Completion {
     final CrossShardTxn txn;
     /** Index of this part in its batch. */
     final int part;
+    /** The prepare write's durability; null: the store's. */
+    final Durability durability;
 
-    CrossShardPart(List<Batch.Op> ops, long bytes, CrossShardTxn txn, int part) {
+    CrossShardPart(List<Batch.Op> ops, long bytes, CrossShardTxn txn, int part, Durability durability) {
       super(txn);
       this.ops = ops;
       this.bytes = bytes;
       this.txn = txn;
       this.part = part;
+      this.durability = durability;
     }
   }
 

@@ -347,7 +347,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     int updates = first instanceof Request.Update ? 1 : 0;
     while (n < maxBatch) {
       Request next = queue.relaxedPeek();
-      if (!(next instanceof Request.Write w) || ops + w.opCount > maxBatch || bytes + w.bytes > maxBatchBytes) {
+      if (!(next instanceof Request.Write w) || ops + w.opCount > maxBatch || bytes + w.bytes > maxBatchBytes
+          || w.durability() != first.durability()) {
         break;
       }
       queue.relaxedPoll();
@@ -376,7 +377,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
           writer.discard();
           throw e;
         }
-        writer.commit();
+        writer.commit(first.durability());
       }
     } catch (EngineException e) {
       failure = Errors.shardFailed(shard, e);

@@ -111,10 +111,19 @@ final class ShardWriter implements AutoCloseable {
    * cache's ({@link ValueCache}).
    */
   void commit() {
+    commit(null);
+  }
+
+  /**
+   * Writes the pending batch as {@link #commit()} does, with the given durability.
+   *
+   * @param durability the write's durability, or null for the store's
+   */
+  void commit(io.p2kv.Durability durability) {
     boolean applied = false;
     beginCacheWrite();
     try {
-      engine.write(batch);
+      engine.write(batch, durability);
       applied = true;
     } finally {
       endCacheWrite(applied);

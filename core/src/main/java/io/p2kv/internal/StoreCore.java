@@ -219,8 +219,9 @@ public final class StoreCore implements AutoCloseable {
    *
    * @param batch the batch, already validated
    * @param payloadBytes its payload bytes
+   * @param durability the batch's durability, or null for the store's
    */
-  public void write(Batch batch, long payloadBytes) {
+  public void write(Batch batch, long payloadBytes, io.p2kv.Durability durability) {
     if (batch.isEmpty()) {
       state.checkOpen();
       return;
@@ -228,13 +229,13 @@ public final class StoreCore implements AutoCloseable {
     List<Batch.Op> ops = List.copyOf(batch.ops());
     int[] shardOfOp = crossShard.shardsOf(ops);
     if (shardOfOp == null) {
-      dispatcher.call(shards.of(ops.get(0).key()), new Request.BatchWrite(ops, payloadBytes, null), OperationType.WRITE);
+      dispatcher.call(shards.of(ops.get(0).key()), new Request.BatchWrite(ops, payloadBytes, durability, null), OperationType.WRITE);
       return;
     }
     RequestDispatcher.checkNotWorkerThread();
     long start = dispatcher.startNanos();
-    Request user = new Request.BatchWrite(ops, payloadBytes, null);
-    crossShard.start(user, ops, shardOfOp);
+    Request user = new Request.BatchWrite(ops, payloadBytes, durability, null);
+    crossShard.start(user, ops, shardOfOp, durability);
     dispatcher.await(user);
     user.resultOrThrow();
     dispatcher.record(OperationType.WRITE, start);
@@ -245,9 +246,10 @@ public final class StoreCore implements AutoCloseable {
    *
    * @param batch the batch
    * @param payloadBytes its payload bytes
+   * @param durability the batch's durability, or null for the store's
    * @return completes when applied
    */
-  public CompletableFuture<Void> writeAsync(Batch batch, long payloadBytes) {
+  public CompletableFuture<Void> writeAsync(Batch batch, long payloadBytes, io.p2kv.Durability durability) {
     if (batch.isEmpty()) {
       return state.completedIfOpen(null);
     }
@@ -255,10 +257,10 @@ public final class StoreCore implements AutoCloseable {
     int[] shardOfOp = crossShard.shardsOf(ops);
     FutureListener<Void> f = new FutureListener<>();
     if (shardOfOp == null) {
-      return dispatcher.submitAsync(shards.of(ops.get(0).key()), new Request.BatchWrite(ops, payloadBytes, f), f);
+      return dispatcher.submitAsync(shards.of(ops.get(0).key()), new Request.BatchWrite(ops, payloadBytes, durability, f), f);
     }
     try {
-      crossShard.start(new Request.BatchWrite(ops, payloadBytes, f), ops, shardOfOp);
+      crossShard.start(new Request.BatchWrite(ops, payloadBytes, durability, f), ops, shardOfOp, durability);
     } catch (P2kvException e) {
       f.completeExceptionally(e);
     }

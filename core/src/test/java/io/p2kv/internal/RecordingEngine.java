@@ -106,9 +106,9 @@ class RecordingEngine implements Engine, EngineAdmin {
   }
 
   @Override
-  public synchronized void write(EngineBatch engineBatch) {
+  public synchronized void write(EngineBatch engineBatch, io.p2kv.Durability durability) {
     RecordingBatch batch = (RecordingBatch) engineBatch;
-    calls.add("batch:" + batch.ops.size());
+    calls.add("batch:" + batch.ops.size() + (durability == null ? "" : ":" + durability));
     try {
       checkFail();
       for (Object[] op : batch.metaOps) {

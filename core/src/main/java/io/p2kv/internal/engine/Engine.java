@@ -57,12 +57,24 @@ public interface Engine extends AutoCloseable {
   EngineBatch newBatch();
 
   /**
-   * Writes a batch of this engine atomically with one engine call, then empties it (also when the
-   * write fails, so it can be reused).
+   * Writes a batch of this engine atomically with one engine call, with the store's durability,
+   * then empties it (also when the write fails, so it can be reused).
    *
    * @param batch a batch from {@link #newBatch()}
    */
-  void write(EngineBatch batch);
+  default void write(EngineBatch batch) {
+    write(batch, null);
+  }
+
+  /**
+   * Writes a batch as {@link #write(EngineBatch)} does, with the given durability instead of the
+   * store's. An engine that writes without its log while the store's durability logs remembers it,
+   * so that a checkpoint flushes first ({@link EngineAdmin#beginCheckpoint}).
+   *
+   * @param batch a batch from {@link #newBatch()}
+   * @param durability the durability of this write, or null for the store's
+   */
+  void write(EngineBatch batch, io.p2kv.Durability durability);
 
   /**
    * Writes one metadata put on its own, with the store's durability. Thread-safe: may be called
