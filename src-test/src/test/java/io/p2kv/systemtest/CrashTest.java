@@ -362,11 +362,11 @@ class CrashTest {
           totalAppendAcks += acked + 1;
         }
         for (String prefix : rangesPut) {
-          int present = store.range(prefix.getBytes(StandardCharsets.UTF_8), CrashWorkload.rangeEnd(prefix)).size();
+          int inRange = store.range(prefix.getBytes(StandardCharsets.UTF_8), CrashWorkload.rangeEnd(prefix)).size();
           if (rangesDeleted.contains(prefix)) {
-            assertEquals(0, present, "kill " + cycle + ": keys of " + prefix + " survived their acknowledged range delete");
+            assertEquals(0, inRange, "kill " + cycle + ": keys of " + prefix + " survived their acknowledged range delete");
           } else if (!rangesDeleting.contains(prefix)) {
-            assertEquals(CrashWorkload.RANGE_KEYS, present, "kill " + cycle + ": acknowledged batch under " + prefix + " lost");
+            assertEquals(CrashWorkload.RANGE_KEYS, inRange, "kill " + cycle + ": acknowledged batch under " + prefix + " lost");
           }
           rangeChecks++;
         }
