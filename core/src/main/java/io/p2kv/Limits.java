@@ -14,6 +14,22 @@ final class Limits {
     }
   }
 
+  /** The bounds of a range delete: both given, each a valid key, the start not after the end. */
+  static void checkRange(byte[] fromInclusive, byte[] toExclusive) {
+    if (fromInclusive == null || toExclusive == null) {
+      throw new NullPointerException((fromInclusive == null ? "fromInclusive" : "toExclusive")
+          + " is null (a range delete needs both bounds)");
+    }
+    if (fromInclusive.length > P2kv.MAX_KEY_BYTES || toExclusive.length > P2kv.MAX_KEY_BYTES) {
+      throw new IllegalArgumentException("a range bound is " + Math.max(fromInclusive.length, toExclusive.length)
+          + " bytes; the maximum is " + P2kv.MAX_KEY_BYTES);
+    }
+    if (java.util.Arrays.compareUnsigned(fromInclusive, toExclusive) > 0) {
+      throw new IllegalArgumentException("fromInclusive " + java.util.HexFormat.of().formatHex(fromInclusive)
+          + " is after toExclusive " + java.util.HexFormat.of().formatHex(toExclusive) + " (unsigned byte order)");
+    }
+  }
+
   static void checkValue(byte[] value) {
     if (value == null) {
       throw new NullPointerException("value is null (use delete to remove a key)");

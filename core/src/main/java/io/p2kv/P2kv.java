@@ -258,6 +258,49 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
+   * Deletes every key in {@code [fromInclusive, toExclusive)} (unsigned byte order), whatever their
+   * number, at the cost of a few writes: each shard whose keys may fall in the range (every shard
+   * under hash partitioning, the overlapping ones under {@link Builder#rangePartitioning}) writes
+   * one RocksDB range tombstone ({@code DeleteRange}), durable as any write under the store's
+   * {@link Durability}. Equal bounds delete nothing.
+   *
+   * <ul>
+   *   <li><b>Order.</b> On each shard the range delete applies in queue order with the other
+   *       writes: a write of a key in the range that completed before this call is deleted, one
+   *       issued after this call returned is kept. Writes running concurrently with the call may
+   *       land on either side of it.
+   *   <li><b>Across shards.</b> Not atomic for live readers: until the call returns, a reader may
+   *       find the range deleted on one shard and not yet on another. Every cross-shard {@link
+   *       Batch} and every consistent cut is ordered wholly before or wholly after it, on all
+   *       shards: a {@link #snapshot()}, checkpoint or backup holds the range delete on every
+   *       shard or on none, and sees no batch half deleted.
+   *   <li><b>Failures.</b> If a shard fails its part, the others' parts stay applied and this
+   *       throws; a range delete is idempotent, so repeat it. After a crash each shard has its
+   *       part or not, as for other writes under the store's {@link Durability}.
+   *   <li><b>Not in a {@link Batch}.</b> An atomic batch across shards is rolled back from undo
+   *       records of the old values, which for a range would be every key in it. To make a range
+   *       delete and other writes crash-safe together, order them: delete the range first, then
+   *       write a record that says it is done; after a crash, repeat the delete if the record is
+   *       missing.
+   *   <li><b>Cost.</b> The call waits for one write per shard involved. Reads of the range stay
+   *       correct at once and its space is reclaimed by later compactions; many range tombstones
+   *       over live data slow reads until then, so delete large ranges, not single keys. With a
+   *       value cache, each shard also removes the range's cached keys (one pass over the cache).
+   * </ul>
+   *
+   * @param fromInclusive the first key deleted
+   * @param toExclusive the first key after the range
+   * @throws NullPointerException if a bound is null (there are no open-ended range deletes)
+   * @throws IllegalArgumentException if a bound is longer than {@link #MAX_KEY_BYTES}, or {@code
+   *     fromInclusive} is after {@code toExclusive}
+   * @throws P2kvException as for {@link #put}
+   */
+  public void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+    Limits.checkRange(fromInclusive, toExclusive);
+    core.deleteRange(fromInclusive, toExclusive);
+  }
+
+  /**
    * Reads many keys. Keys are split by shard and read with one engine multiGet per shard and run
    * of at most {@code maxBatch} keys. Each shard's part is consistent in itself; parts on
    * different shards are read independently.
@@ -284,7 +327,34 @@ public final class P2kv implements AutoCloseable {
    */
   public void write(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
-    core.write(batch, batch.payloadBytes());
+    core.write(batch, batch.payloadBytes(), null);
+  }
+
+  /**
+   * Applies a batch atomically as {@link #write(Batch)} does, with its own durability instead of
+   * the store's {@link Builder#durability}: {@link Durability#SYNC} to fsync one important batch in
+   * a store that does not, or {@link Durability#NO_WAL} for a bulk load that can be redone (a
+   * restore from another source of truth), which skips the write-ahead log as RocksDB's {@code
+   * disableWAL} does.
+   *
+   * <p><b>A batch written without the log is lost on a crash until a {@link #flush()} called after
+   * it completed returns</b>
+   * (a clean {@link #close()} flushes it too), and a crash may keep later logged writes while
+   * losing it, on its own shards or across shards. So use it only for data whose loss the
+   * application detects and repairs: write the bulk, call {@link #flush()}, and only then record
+   * (with a logged write) that the bulk is in. Such a batch is written in a run of its own (it is
+   * never merged with logged writes); checkpoints and backups flush the shards it wrote before they
+   * copy them, so they include it.
+   *
+   * @param batch the batch
+   * @param durability this batch's durability
+   * @throws NullPointerException if batch or durability is null
+   * @throws P2kvException as for {@link #write(Batch)}
+   */
+  public void write(Batch batch, Durability durability) {
+    Objects.requireNonNull(batch, "batch is null");
+    Objects.requireNonNull(durability, "durability is null");
+    core.write(batch, batch.payloadBytes(), durability);
   }
 
   // ------------------------------------------------------------------------ updates
@@ -773,6 +843,22 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
+   * Async {@link #deleteRange}: returns once every shard's part is queued.
+   *
+   * @param fromInclusive the first key deleted
+   * @param toExclusive the first key after the range
+   * @return completes once every shard has applied its part, or exceptionally with the first
+   *     failure once every part has completed
+   * @throws NullPointerException if a bound is null
+   * @throws IllegalArgumentException if a bound is too long, or {@code fromInclusive} is after
+   *     {@code toExclusive}
+   */
+  public CompletableFuture<Void> deleteRangeAsync(byte[] fromInclusive, byte[] toExclusive) {
+    Limits.checkRange(fromInclusive, toExclusive);
+    return core.deleteRangeAsync(fromInclusive, toExclusive);
+  }
+
+  /**
    * Async {@link #multiGet}.
    *
    * @param keys the keys
@@ -792,7 +878,22 @@ public final class P2kv implements AutoCloseable {
    */
   public CompletableFuture<Void> writeAsync(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
-    return core.writeAsync(batch, batch.payloadBytes());
+    return core.writeAsync(batch, batch.payloadBytes(), null);
+  }
+
+  /**
+   * Async {@link #write(Batch, Durability)}. The batch's operations are copied, as for {@link
+   * #writeAsync(Batch)}.
+   *
+   * @param batch the batch
+   * @param durability this batch's durability
+   * @return completes once the batch is applied, or exceptionally once it is rolled back
+   * @throws NullPointerException if batch or durability is null
+   */
+  public CompletableFuture<Void> writeAsync(Batch batch, Durability durability) {
+    Objects.requireNonNull(batch, "batch is null");
+    Objects.requireNonNull(durability, "durability is null");
+    return core.writeAsync(batch, batch.payloadBytes(), durability);
   }
 
   /**
@@ -890,8 +991,10 @@ public final class P2kv implements AutoCloseable {
   }
 
   /**
-   * Flushes every shard's memtables to disk and waits. Not needed for durability (the WAL provides
-   * it); useful before measuring on-disk sizes or copying a closed store.
+   * Flushes every shard's memtables to disk (synced) and waits. Not needed for durability of logged
+   * writes (the WAL provides it); it is what makes the batches written with {@link
+   * Durability#NO_WAL} (the store's or a batch's) durable, those completed before the call; also
+   * useful before measuring on-disk sizes or copying a closed store.
    */
   public void flush() {
     core.flush();

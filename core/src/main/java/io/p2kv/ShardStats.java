@@ -13,7 +13,8 @@ import java.util.List;
  *
  * @param shard shard index
  * @param puts puts executed by the worker
- * @param deletes deletes executed by the worker
+ * @param deletes deletes executed by the worker; a {@link P2kv#deleteRange range delete} counts as one
+ *     on each shard it ran on
  * @param batches single-shard atomic batches executed
  * @param crossShardParts parts of cross-shard atomic batches prepared on this shard
  * @param writeCalls engine write calls (one per opportunistic write batch)

@@ -91,19 +91,25 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     }
 
     @Override
+    public void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+      beforeWrite();
+      d.deleteRange(fromInclusive, toExclusive);
+    }
+
+    @Override
     public EngineBatch newBatch() {
       return d.newBatch();
     }
 
     @Override
-    public void write(EngineBatch batch) {
+    public void write(EngineBatch batch, io.p2kv.Durability durability) {
       try {
         beforeWrite();
       } catch (RuntimeException e) {
         batch.clear(); // an injected failure writes nothing, as a real failed write
         throw e;
       }
-      d.write(batch);
+      d.write(batch, durability);
     }
 
     @Override

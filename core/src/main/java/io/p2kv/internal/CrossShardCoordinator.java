@@ -52,8 +52,9 @@ final class CrossShardCoordinator {
    * @param user the caller's request, completed by the batch's {@link CrossShardTxn}; never queued
    * @param ops the batch's operations
    * @param shardOfOp the shard of each operation, from {@link #shardsOf}
+   * @param durability the parts' durability, or null for the store's
    */
-  void start(Request user, List<Batch.Op> ops, int[] shardOfOp) {
+  void start(Request user, List<Batch.Op> ops, int[] shardOfOp, io.p2kv.Durability durability) {
     int n = shards.count();
     List<List<Batch.Op>> perShard = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -74,6 +75,10 @@ final class CrossShardCoordinator {
         touched[parts++] = s;
       }
     }
+    Shard[] targets = new Shard[parts];
+    for (int j = 0; j < parts; j++) {
+      targets[j] = shards.get(touched[j]);
+    }
     lock.lock();
     try {
       state.checkOpen();
@@ -87,9 +92,9 @@ final class CrossShardCoordinator {
       Request.CrossShardPart[] requests = new Request.CrossShardPart[parts];
       for (int j = 0; j < parts; j++) {
         List<Batch.Op> partOps = perShard.get(touched[j]);
-        requests[j] = new Request.CrossShardPart(partOps, payloadBytes(partOps), txn, j);
+        requests[j] = new Request.CrossShardPart(partOps, payloadBytes(partOps), txn, j, durability);
       }
-      submitAll(touched, requests);
+      submitAll(targets, requests);
     } finally {
       lock.unlock();
     }
@@ -103,25 +108,31 @@ final class CrossShardCoordinator {
    * @param cut the cut
    */
   void startCut(Cut<?> cut) {
-    Request.CutPart[] requests = cut.parts();
-    int[] all = new int[requests.length];
-    for (int s = 0; s < all.length; s++) {
-      all[s] = s;
-    }
+    startOrdered(shards.all(), cut.parts());
+  }
+
+  /**
+   * Enqueues {@code requests[j]} on {@code targets[j]} under the lock, as a cut's barriers are: on
+   * every shard, each cross-shard batch and each cut is ahead of all of them or behind all of them
+   * (the parts of a range delete). A request that cannot be enqueued fails, and so do the rest.
+   *
+   * @throws io.p2kv.P2kvException if the store is not open (nothing was enqueued)
+   */
+  void startOrdered(Shard[] targets, Request[] requests) {
     lock.lock();
     try {
       state.checkOpen();
-      submitAll(all, requests);
+      submitAll(targets, requests);
     } finally {
       lock.unlock();
     }
   }
 
-  /** Enqueues requests[j] on shard shardOf[j], in order; if one fails, it and the rest fail. */
-  private void submitAll(int[] shardOf, Request[] requests) {
+  /** Enqueues requests[j] on targets[j], in order; if one fails, it and the rest fail. */
+  private void submitAll(Shard[] targets, Request[] requests) {
     for (int j = 0; j < requests.length; j++) {
       try {
-        shards.get(shardOf[j]).submit(requests[j]);
+        targets[j].submit(requests[j]);
       } catch (RuntimeException e) {
         for (int k = j; k < requests.length; k++) {
           requests[k].fail(e);

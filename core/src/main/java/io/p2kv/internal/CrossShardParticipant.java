@@ -59,7 +59,7 @@ final class CrossShardParticipant {
         writer.discard();
         throw e;
       }
-      writer.commit();
+      writer.commit(part.durability);
     } catch (EngineException e) {
       counters.failed(1);
       part.fail(Errors.shardFailed(shard, e));

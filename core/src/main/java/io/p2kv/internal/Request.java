@@ -1,6 +1,7 @@
 package io.p2kv.internal;
 
 import io.p2kv.Batch;
+import io.p2kv.Durability;
 import io.p2kv.KeyValue;
 import io.p2kv.OperationType;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.function.UnaryOperator;
  *   <li>{@link Write}s ({@link Put}, {@link Delete}, {@link BatchWrite}, {@link Update}) merge
  *       into one engine batch (the run's updates first read their keys with one multiGet);
  *   <li>{@link Read}s ({@link Get}, {@link MultiGetPart}) merge into one engine multiGet;
- *   <li>a {@link ScanPart}, a {@link CrossShardPart} and a {@link CutPart} always run alone.
+ *   <li>a {@link ScanPart}, a {@link RangeDeletePart}, a {@link CrossShardPart} and a {@link
+ *       CutPart} always run alone.
  * </ul>
  *
  * A request without a {@link Listener} belongs to a sync caller, who waits for it; otherwise the
@@ -86,6 +88,14 @@ abstract sealed class Request extends Completion {
 
     /** Adds this request's operations to the worker's pending batch. */
     abstract void addTo(ShardWriter writer);
+
+    /**
+     * The durability this request asks for instead of the store's, or null: a run holds requests
+     * of one durability only, written with one engine call.
+     */
+    Durability durability() {
+      return null;
+    }
   }
 
   /** A put. */
@@ -133,10 +143,18 @@ abstract sealed class Request extends Completion {
   /** An atomic batch whose keys all live on one shard. */
   static final class BatchWrite extends Write {
     final List<Batch.Op> ops;
+    /** Null: the store's. */
+    private final Durability durability;
 
-    BatchWrite(List<Batch.Op> ops, long bytes, Listener listener) {
+    BatchWrite(List<Batch.Op> ops, long bytes, Durability durability, Listener listener) {
       super(ops.size(), bytes, listener);
       this.ops = ops;
+      this.durability = durability;
+    }
+
+    @Override
+    Durability durability() {
+      return durability;
     }
 
     @Override
@@ -308,6 +326,23 @@ abstract sealed class Request extends Completion {
   }
 
   /**
+   * One shard's part of a range delete: the shard's keys in {@code [from, to)}, deleted with one
+   * engine range delete after the requests queued before it. Never merged with writes: a run's
+   * updates read the engine for keys the run has not written, which a range delete earlier in the
+   * run would have to answer for. Completes with null.
+   */
+  static final class RangeDeletePart extends Request {
+    final byte[] from;
+    final byte[] to;
+
+    RangeDeletePart(byte[] from, byte[] to, Listener listener) {
+      super(listener);
+      this.from = from;
+      this.to = to;
+    }
+  }
+
+  /**
    * One shard's part of a cross-shard atomic batch; its listener is the batch's {@link
    * CrossShardTxn}, and its completion is the shard's vote (see {@link CrossShardParticipant}).
    */
@@ -317,13 +352,16 @@ abstract sealed class Request extends Completion {
     final CrossShardTxn txn;
     /** Index of this part in its batch. */
     final int part;
+    /** The prepare write's durability; null: the store's. */
+    final Durability durability;
 
-    CrossShardPart(List<Batch.Op> ops, long bytes, CrossShardTxn txn, int part) {
+    CrossShardPart(List<Batch.Op> ops, long bytes, CrossShardTxn txn, int part, Durability durability) {
       super(txn);
       this.ops = ops;
       this.bytes = bytes;
       this.txn = txn;
       this.part = part;
+      this.durability = durability;
     }
   }
 

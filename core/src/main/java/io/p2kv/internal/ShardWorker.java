@@ -29,7 +29,8 @@ import org.jctools.queues.MpscArrayQueue;
  * maxBatchBytes} payload, take it too. A write run becomes one engine batch (one WAL append, one
  * fsync in SYNC mode); a read run one multiGet. Never waits for more: what is queued now is what is
  * batched, so under light load each request runs alone, and a lone put or get uses the engine's
- * single-operation call. Kinds are never reordered. Scan parts and cross-shard parts run alone.
+ * single-operation call. Kinds are never reordered. Scan parts, range deletes and cross-shard parts
+ * run alone.
  *
  * <h2>Updates</h2>
  * An {@link Request.Update} (update, merge, increment) is a write: it joins the write run around
@@ -322,6 +323,9 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     if (r instanceof Request.ScanPart scan) {
       return runScan(scan);
     }
+    if (r instanceof Request.RangeDeletePart rangeDelete) {
+      return runRangeDelete(rangeDelete);
+    }
     if (r instanceof Request.CutPart cut) {
       atCut = cut;
       cut.cut.arrive(cut.part, signal);
@@ -343,7 +347,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     int updates = first instanceof Request.Update ? 1 : 0;
     while (n < maxBatch) {
       Request next = queue.relaxedPeek();
-      if (!(next instanceof Request.Write w) || ops + w.opCount > maxBatch || bytes + w.bytes > maxBatchBytes) {
+      if (!(next instanceof Request.Write w) || ops + w.opCount > maxBatch || bytes + w.bytes > maxBatchBytes
+          || w.durability() != first.durability()) {
         break;
       }
       queue.relaxedPoll();
@@ -372,7 +377,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
           writer.discard();
           throw e;
         }
-        writer.commit();
+        writer.commit(first.durability());
       }
     } catch (EngineException e) {
       failure = Errors.shardFailed(shard, e);
@@ -657,6 +662,28 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
 
   private List<byte[]> readEngine(List<byte[]> keys) {
     return keys.size() == 1 ? Collections.singletonList(engine.get(keys.get(0))) : engine.multiGet(keys);
+  }
+
+  // ---------------------------------------------------------------- range deletes
+
+  /**
+   * One shard's part of a range delete, alone: one engine range delete, bracketed for the value
+   * cache and the pre-reads of updates by {@link ShardWriter#deleteRange}; counted as one write
+   * of one operation.
+   */
+  private int runRangeDelete(Request.RangeDeletePart part) {
+    run[0] = part;
+    runSize = 1;
+    Throwable failure = null;
+    try {
+      writer.deleteRange(part.from, part.to);
+    } catch (EngineException e) {
+      failure = Errors.shardFailed(shard, e);
+    }
+    counters.deletes++; // a range delete counts as one delete per shard (ShardStats.deletes)
+    counters.wrote(1, part.from.length + (long) part.to.length, failure != null);
+    finishRun(1, null, failure);
+    return 1;
   }
 
   // ---------------------------------------------------------------- scans

@@ -111,10 +111,19 @@ final class ShardWriter implements AutoCloseable {
    * cache's ({@link ValueCache}).
    */
   void commit() {
+    commit(null);
+  }
+
+  /**
+   * Writes the pending batch as {@link #commit()} does, with the given durability.
+   *
+   * @param durability the write's durability, or null for the store's
+   */
+  void commit(io.p2kv.Durability durability) {
     boolean applied = false;
     beginCacheWrite();
     try {
-      engine.write(batch);
+      engine.write(batch, durability);
       applied = true;
     } finally {
       endCacheWrite(applied);
@@ -161,6 +170,29 @@ final class ShardWriter implements AutoCloseable {
     } finally {
       endCacheWrite(applied);
       publishProfile();
+    }
+  }
+
+  /**
+   * Deletes every key in {@code [from, to)} with the engine's range delete, on its own (the pending
+   * batch must be empty). Every stripe of the shard is bracketed, since the keys are not known,
+   * and with a cache the cached keys of the range are dropped ({@link ValueCache}, "Range
+   * deletes").
+   */
+  void deleteRange(byte[] from, byte[] to) {
+    if (versions == null) {
+      engine.deleteRange(from, to);
+      return;
+    }
+    versions.beginAll(shard);
+    try {
+      engine.deleteRange(from, to);
+    } finally {
+      if (cache != null) {
+        cache.endRangeDelete(shard, from, to);
+      } else {
+        versions.endAll(shard);
+      }
     }
   }
 

@@ -57,6 +57,7 @@ public final class StoreCore implements AutoCloseable {
   private final UpdatePreReads preReads;
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
+  private final RangeDeletes rangeDeletes;
   private final OpenIterators iterators;
   private final Cuts cuts;
   /** Null when latency recording is off. */
@@ -94,6 +95,7 @@ public final class StoreCore implements AutoCloseable {
     this.reads = reads;
     this.ranges = new RangeScatter(shards, dispatcher);
     this.crossShard = crossShard;
+    this.rangeDeletes = new RangeDeletes(shards, state, crossShard, dispatcher);
     this.latency = latency;
     this.engineFactory = engineFactory;
     this.lock = lock;
@@ -192,12 +194,34 @@ public final class StoreCore implements AutoCloseable {
   }
 
   /**
+   * Sync range delete: every shard the range may touch deletes it (see {@link RangeDeletes}).
+   *
+   * @param from first key deleted, validated
+   * @param to first key after the range, validated: not below {@code from}
+   */
+  public void deleteRange(byte[] from, byte[] to) {
+    rangeDeletes.deleteRange(from, to);
+  }
+
+  /**
+   * Async range delete.
+   *
+   * @param from first key deleted, validated
+   * @param to first key after the range, validated
+   * @return completes when every shard has deleted the range
+   */
+  public CompletableFuture<Void> deleteRangeAsync(byte[] from, byte[] to) {
+    return rangeDeletes.deleteRangeAsync(from, to);
+  }
+
+  /**
    * Sync atomic batch, on one shard or across shards.
    *
    * @param batch the batch, already validated
    * @param payloadBytes its payload bytes
+   * @param durability the batch's durability, or null for the store's
    */
-  public void write(Batch batch, long payloadBytes) {
+  public void write(Batch batch, long payloadBytes, io.p2kv.Durability durability) {
     if (batch.isEmpty()) {
       state.checkOpen();
       return;
@@ -205,13 +229,13 @@ public final class StoreCore implements AutoCloseable {
     List<Batch.Op> ops = List.copyOf(batch.ops());
     int[] shardOfOp = crossShard.shardsOf(ops);
     if (shardOfOp == null) {
-      dispatcher.call(shards.of(ops.get(0).key()), new Request.BatchWrite(ops, payloadBytes, null), OperationType.WRITE);
+      dispatcher.call(shards.of(ops.get(0).key()), new Request.BatchWrite(ops, payloadBytes, durability, null), OperationType.WRITE);
       return;
     }
     RequestDispatcher.checkNotWorkerThread();
     long start = dispatcher.startNanos();
-    Request user = new Request.BatchWrite(ops, payloadBytes, null);
-    crossShard.start(user, ops, shardOfOp);
+    Request user = new Request.BatchWrite(ops, payloadBytes, durability, null);
+    crossShard.start(user, ops, shardOfOp, durability);
     dispatcher.await(user);
     user.resultOrThrow();
     dispatcher.record(OperationType.WRITE, start);
@@ -222,9 +246,10 @@ public final class StoreCore implements AutoCloseable {
    *
    * @param batch the batch
    * @param payloadBytes its payload bytes
+   * @param durability the batch's durability, or null for the store's
    * @return completes when applied
    */
-  public CompletableFuture<Void> writeAsync(Batch batch, long payloadBytes) {
+  public CompletableFuture<Void> writeAsync(Batch batch, long payloadBytes, io.p2kv.Durability durability) {
     if (batch.isEmpty()) {
       return state.completedIfOpen(null);
     }
@@ -232,10 +257,10 @@ public final class StoreCore implements AutoCloseable {
     int[] shardOfOp = crossShard.shardsOf(ops);
     FutureListener<Void> f = new FutureListener<>();
     if (shardOfOp == null) {
-      return dispatcher.submitAsync(shards.of(ops.get(0).key()), new Request.BatchWrite(ops, payloadBytes, f), f);
+      return dispatcher.submitAsync(shards.of(ops.get(0).key()), new Request.BatchWrite(ops, payloadBytes, durability, f), f);
     }
     try {
-      crossShard.start(new Request.BatchWrite(ops, payloadBytes, f), ops, shardOfOp);
+      crossShard.start(new Request.BatchWrite(ops, payloadBytes, durability, f), ops, shardOfOp, durability);
     } catch (P2kvException e) {
       f.completeExceptionally(e);
     }

@@ -24,6 +24,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * later point. The value cache fills on this check ({@link ValueCache#fill}); an update uses a value
  * its caller read ahead when the worker finds the check holds ({@link ShardWorker}, "Updates").
  * Versions only grow, so an equal version is never a different write.
+ *
+ * <p>A range delete does not know its keys: it brackets its engine write with {@link #beginAll} and
+ * {@link #endAll}, which do the same to every stripe of the shard.
  */
 final class StripeVersions {
   /** Stripe versions per shard: a power of two. */
@@ -53,12 +56,26 @@ final class StripeVersions {
     AtomicLongArray v = versions[shard];
     for (int i = 0; i < keys.size(); i++) {
       int stripe = keys.get(i).stripe();
-      long s = v.get(stripe);
-      if ((s & 1) == 0) {
-        v.set(stripe, s + 1);
-      }
+      makeOdd(v, stripe);
     }
     VarHandle.fullFence();
+  }
+
+  /** Step 1 for a write of unknown keys (a range delete): every stripe of the shard becomes odd. */
+  void beginAll(int shard) {
+    AtomicLongArray v = versions[shard];
+    for (int stripe = 0; stripe < STRIPES; stripe++) {
+      makeOdd(v, stripe);
+    }
+    VarHandle.fullFence();
+  }
+
+  /** Step 3 after {@link #beginAll}: every stripe of the shard becomes even again. */
+  void endAll(int shard) {
+    AtomicLongArray v = versions[shard];
+    for (int stripe = 0; stripe < STRIPES; stripe++) {
+      makeEven(v, stripe);
+    }
   }
 
   /** Step 3: the stripes of {@code keys} become even again. Only the shard's worker calls this. */
@@ -66,10 +83,21 @@ final class StripeVersions {
     AtomicLongArray v = versions[shard];
     for (int i = 0; i < keys.size(); i++) {
       int stripe = keys.get(i).stripe();
-      long s = v.get(stripe);
-      if ((s & 1) != 0) {
-        v.set(stripe, s + 1);
-      }
+      makeEven(v, stripe);
+    }
+  }
+
+  private static void makeOdd(AtomicLongArray v, int stripe) {
+    long s = v.get(stripe);
+    if ((s & 1) == 0) {
+      v.set(stripe, s + 1);
+    }
+  }
+
+  private static void makeEven(AtomicLongArray v, int stripe) {
+    long s = v.get(stripe);
+    if ((s & 1) != 0) {
+      v.set(stripe, s + 1);
     }
   }
 }

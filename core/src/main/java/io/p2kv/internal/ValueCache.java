@@ -54,6 +54,27 @@ import java.util.function.ToIntFunction;
  * published its entry. {@code ValueCacheTest.shouldReplaceAFillStillInsideItsComputeWhenTheWriteEnds}
  * plays this interleaving.
  *
+ * <h2>Range deletes</h2>
+ * A range delete ({@link ShardWriter#deleteRange}) does not know which keys it deletes, so it runs
+ * the same steps over every stripe of its shard and over the cache's whole key set:
+ *
+ * <ol>
+ *   <li>every stripe of the shard becomes odd ({@link StripeVersions#beginAll}, then the fence);
+ *   <li>the engine deletes the range;
+ *   <li>{@link #endRangeDelete}: for each stripe, wait until its {@code filling} count has been
+ *       seen at zero once, then remove every cached key in the range;
+ *   <li>every stripe becomes even again, and only then does the request complete.
+ * </ol>
+ *
+ * A fill that could leave a value from before the delete passed its check before step 1 (after it,
+ * every stripe of the shard has moved), so it counted itself before that check, before step 1's
+ * fence, and step 3 reads its count. A count seen at zero means every fill counted before that read
+ * has uncounted itself, so has published its entry, and the removal, which starts after, sees that
+ * entry and removes it. A fill checked after step 1 is refused until step 4, and a reader that
+ * stamps after step 4 reads the engine after the delete. Fills whose checks pass are short (a
+ * {@code compute} on one key), so the wait is as short as step 3's wait for a fill on a single key;
+ * the removal costs one pass over the cache per shard the range delete touches.
+ *
  * <p>Keys and values are copies: a caller can neither change a cached entry nor see one change.
  *
  * <p>Stores that only the worker reads are (cross-shard rollbacks, recovery at open) follow the
@@ -294,6 +315,23 @@ final class ValueCache {
       }
     }
     versions.end(shard, keys);
+  }
+
+  /**
+   * Steps 3 and 4 of a range delete (see "Range deletes"; step 1 was {@link
+   * StripeVersions#beginAll}): waits out the fills in flight, drops every cached key in {@code
+   * [from, to)} (of any shard: dropping is always safe), then makes the shard's stripes even. Called
+   * whether or not the engine write succeeded. Only the shard's worker calls this.
+   */
+  void endRangeDelete(int shard, byte[] from, byte[] to) {
+    for (int stripe = 0; stripe < StripeVersions.STRIPES; stripe++) {
+      int slot = stripe * SLOT_SPACING;
+      while (filling.get(slot) != 0) {
+        Thread.yield(); // a fill inside its compute: it publishes, then uncounts itself
+      }
+    }
+    cache.asMap().keySet().removeIf(k -> Arrays.compareUnsigned(k.bytes, from) >= 0 && Arrays.compareUnsigned(k.bytes, to) < 0);
+    versions.endAll(shard);
   }
 
   // ---------------------------------------------------------------- stats

@@ -47,6 +47,17 @@ class RecordingEngine implements Engine, EngineAdmin {
     ordered.remove(key);
   }
 
+  @Override
+  public synchronized void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+    calls.add("deleteRange");
+    checkFail();
+    NavigableMap<byte[], byte[]> range = ordered.subMap(fromInclusive, true, toExclusive, false);
+    for (byte[] key : range.keySet()) {
+      data.remove(k(key));
+    }
+    range.clear();
+  }
+
   /** The pending operations of one batch, applied by {@link #write}. */
   static final class RecordingBatch implements EngineBatch {
     final List<Object[]> ops = new ArrayList<>();
@@ -95,9 +106,9 @@ class RecordingEngine implements Engine, EngineAdmin {
   }
 
   @Override
-  public synchronized void write(EngineBatch engineBatch) {
+  public synchronized void write(EngineBatch engineBatch, io.p2kv.Durability durability) {
     RecordingBatch batch = (RecordingBatch) engineBatch;
-    calls.add("batch:" + batch.ops.size());
+    calls.add("batch:" + batch.ops.size() + (durability == null ? "" : ":" + durability));
     try {
       checkFail();
       for (Object[] op : batch.metaOps) {

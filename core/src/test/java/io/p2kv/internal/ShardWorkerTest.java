@@ -145,10 +145,40 @@ class ShardWorkerTest {
       ops.add(new Batch.Op(b(i), b(i)));
     }
     shard.submit(put(b(100), b(1), f()));
-    shard.submit(new Request.BatchWrite(ops, 20, f()));
+    shard.submit(new Request.BatchWrite(ops, 20, null, f()));
     shard.submit(put(b(101), b(1), f()));
     invoker(shard).invoke();
     assertEquals(List.of("put", "batch:10", "put"), engine.calls);
+  }
+
+  @Test
+  void shouldNeverMergeBatchesOfAnotherDurabilityIntoARun() {
+    Shard shard = shard(32, 1 << 20);
+    List<Batch.Op> ops = List.of(new Batch.Op(b(1), b(1)), new Batch.Op(b(2), b(2)));
+    shard.submit(put(b(100), b(1), f()));
+    shard.submit(new Request.BatchWrite(ops, 4, io.p2kv.Durability.NO_WAL, f()));
+    shard.submit(new Request.BatchWrite(ops, 4, io.p2kv.Durability.NO_WAL, f()));
+    shard.submit(put(b(101), b(1), f()));
+    shard.submit(put(b(102), b(1), f()));
+    invoker(shard).invoke();
+    assertEquals(List.of("put", "batch:4:NO_WAL", "batch:2"), engine.calls);
+  }
+
+  @Test
+  void shouldRunARangeDeleteAloneInQueueOrder() {
+    Shard shard = shard(32, 1 << 20);
+    FutureListener<Object> deleted = f();
+    shard.submit(put(b(1), b(1), f()));
+    shard.submit(put(b(5), b(1), f()));
+    shard.submit(new Request.RangeDeletePart(b(0), b(5), deleted));
+    shard.submit(put(b(2), b(2), f()));
+    shard.submit(put(b(3), b(2), f()));
+    invoker(shard).invoke();
+    assertEquals(List.of("batch:2", "deleteRange", "batch:2"), engine.calls);
+    assertNull(deleted.join());
+    assertEquals(3, engine.data.size(), "1 deleted; 5 outside the range; 2 and 3 written after");
+    assertNull(engine.get(b(1)));
+    assertEquals(1, shard.snapshot().deletes(), "a range delete counts as one delete");
   }
 
   @Test

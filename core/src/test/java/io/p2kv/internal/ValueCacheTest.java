@@ -1,6 +1,7 @@
 package io.p2kv.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -87,6 +88,35 @@ class ValueCacheTest {
     reader.join();
     worker.join();
     assertArrayEquals(new byte[] {2}, (byte[]) cache.lookup(k), "the write's value, not the fill's older one");
+  }
+
+  @Test
+  void shouldDropAFillStillInsideItsComputeWhenARangeDeleteEnds() throws Exception {
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch resume = new CountDownLatch(1);
+    StripeVersions versions = new StripeVersions(1);
+    ValueCache cache = new ValueCache(versions, 1 << 20, () -> {
+      inside.countDown();
+      await(resume);
+    });
+    long stamp = cache.stamp(0, k); // reader: stamp, engine read of {1}
+    Thread reader = new Thread(() -> cache.fill(0, k, stamp, new byte[] {1}));
+    reader.start();
+    await(inside); // the fill's check passed; its entry is not published yet
+    versions.beginAll(0); // worker: step 1 and the engine's range delete of [{1}, {2})
+    Thread worker = new Thread(() -> cache.endRangeDelete(0, new byte[] {1}, new byte[] {2}));
+    worker.start();
+    // Step 3 must wait for the fill: a correct worker never ends before the fill is resumed, so
+    // this join only gives a broken one (no wait) the time to drop nothing and end first.
+    worker.join(50);
+    boolean endedBeforeTheFill = !worker.isAlive();
+    resume.countDown();
+    reader.join();
+    worker.join();
+    assertSame(ValueCache.MISS, cache.lookup(k), "the fill's value from before the range delete is dropped");
+    assertFalse(endedBeforeTheFill, "the range delete waited for the fill in flight");
+    cache.fill(0, k, cache.stamp(0, k), new byte[] {4});
+    assertArrayEquals(new byte[] {4}, (byte[]) cache.lookup(k), "the stripes are even again: fills work");
   }
 
   private static void await(CountDownLatch latch) {

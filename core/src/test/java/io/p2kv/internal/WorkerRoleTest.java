@@ -55,9 +55,9 @@ class WorkerRoleTest {
     }
 
     @Override
-    public void write(io.p2kv.internal.engine.EngineBatch batch) {
+    public void write(io.p2kv.internal.engine.EngineBatch batch, io.p2kv.Durability durability) {
       threads.add(Thread.currentThread().getName());
-      super.write(batch);
+      super.write(batch, durability);
     }
   }
 

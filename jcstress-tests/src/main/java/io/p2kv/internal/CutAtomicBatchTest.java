@@ -44,7 +44,7 @@ public class CutAtomicBatchTest {
   /** Shard 0's worker, and the writer of the batch. */
   @Actor
   public void writer() {
-    rig.coordinator.start(new Request.BatchWrite(OPS, 4, batch), OPS, SHARD_OF_OP);
+    rig.coordinator.start(new Request.BatchWrite(OPS, 4, null, batch), OPS, SHARD_OF_OP, null);
     rig.stepUntil(0, () -> batch.isDone() && rig.hasView(0));
   }
 

@@ -1,6 +1,7 @@
 package io.p2kv.kafka;
 
 import io.p2kv.Batch;
+import io.p2kv.Durability;
 import io.p2kv.KvIterator;
 import io.p2kv.P2kv;
 import java.io.File;
@@ -56,6 +57,11 @@ import org.slf4j.LoggerFactory;
  * asks of a store: the changelog holds every write, and an uncommitted one is restored from it.
  * Restores write one batch per batch of changelog records, without waiting: the next batch is
  * fetched while p2kv writes the last one (one in flight; every read and write waits for it).
+ * Restored batches skip p2kv's write-ahead log ({@code Durability.NO_WAL} per batch), as Kafka's
+ * RocksDB store restores (and writes) with its WAL off: the changelog is the source of truth. The
+ * next {@link #commit} flushes the shared store before it writes the offsets, so an offset is
+ * never recorded for a restored record that a crash could still lose; a crash before that commit
+ * loses at most records after the recorded offset, which the next restore replays.
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
  * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
@@ -77,7 +83,6 @@ import org.slf4j.LoggerFactory;
  */
 public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private static final Logger LOG = LoggerFactory.getLogger(P2kvKeyValueStore.class);
-  private static final int DELETE_BATCH = 1024;
   private static final byte[] OPEN = {1};
   private static final byte[] CLOSED = {0};
   /** Writes a task's store holds before they go to p2kv as one batch (see the class comment). */
@@ -99,6 +104,11 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * flight); everything that reads or writes p2kv waits for it first.
    */
   private volatile CompletableFuture<Void> restoring = CompletableFuture.completedFuture(null);
+  /**
+   * Whether restored records were written without p2kv's log since the shared store was last
+   * flushed for this store: the next {@link #commit} flushes before it writes offsets.
+   */
+  private volatile boolean restoredUnflushed;
   private volatile boolean open;
   private SharedStore shared;
   private P2kv store;
@@ -132,9 +142,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       Path marker = taskDir.toPath().resolve("p2kv-" + name);
       synchronized (s) {
         if (!Files.exists(marker)) {
-          long dropped = dropPartition();
-          LOG.info("store {} of task {}: no marker in {}, dropped its {} keys, offsets and status",
-              name, stateStoreContext.taskId(), taskDir, dropped);
+          dropPartition();
+          LOG.info("store {} of task {}: no marker in {}, dropped its keys, offsets and status",
+              name, stateStoreContext.taskId(), taskDir);
           Files.createDirectories(taskDir.toPath());
           Files.writeString(marker, "p2kv data of store " + name + " lives in " + sharedDir + "\n");
         }
@@ -183,7 +193,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
     awaitRestoreWrite();
     if (!batch.isEmpty()) {
-      restoring = store.writeAsync(batch);
+      restoredUnflushed = true; // before the write: a commit that sees the write sees this
+      restoring = store.writeAsync(batch, Durability.NO_WAL);
     }
     synchronized (position) {
       for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -192,28 +203,16 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** Deletes this partition's data, offsets, position and status (p2kv has no range delete: in batches of keys). */
-  private long dropPartition() {
+  /**
+   * Deletes this partition's data, offsets, position and status: two p2kv range deletes (one range
+   * tombstone per shard each, whatever the number of keys) and two deletes. Not atomic, and need not
+   * be: the marker file is written only after this returns, so a crash in between drops again.
+   */
+  private void dropPartition() {
     store.delete(keys.status());
     store.delete(keys.position());
-    return deleteRange(keys.dataStart(), keys.dataEnd()) + deleteRange(keys.offsetStart(), keys.offsetEnd());
-  }
-
-  private long deleteRange(byte[] from, byte[] to) {
-    long n = 0;
-    Batch batch = new Batch();
-    try (KvIterator it = store.iterator(from, to)) {
-      while (it.hasNext()) {
-        batch.delete(it.next().key());
-        n++;
-        if (batch.size() == DELETE_BATCH) {
-          store.write(batch);
-          batch = new Batch();
-        }
-      }
-    }
-    write(batch);
-    return n;
+    store.deleteRange(keys.dataStart(), keys.dataEnd());
+    store.deleteRange(keys.offsetStart(), keys.offsetEnd());
   }
 
   /** Waits until the last restore batch is in p2kv; its failure fails the caller. */
@@ -295,8 +294,22 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** The buffered writes, then the offsets and the position, as one atomic batch. */
+  /**
+   * The buffered writes, then the offsets and the position, as one atomic batch; restored records
+   * written without the log are flushed first, so the offsets never count records a crash could
+   * still lose.
+   */
   private void commitWithBuffer(Map<TopicPartition, Long> changelogOffsets) {
+    if (restoredUnflushed) {
+      awaitRestoreWrite();
+      restoredUnflushed = false; // before the flush: a restore write after it sets it again
+      try {
+        store.flush();
+      } catch (RuntimeException e) {
+        restoredUnflushed = true;
+        throw new ProcessorStateException("store " + name + ": cannot flush the restored records", e);
+      }
+    }
     Batch batch = buffer;
     if (changelogOffsets.isEmpty()) {
       try (KvIterator it = store.iterator(keys.offsetStart(), keys.offsetEnd())) {

@@ -2,6 +2,7 @@ package io.p2kv.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -335,7 +336,22 @@ class P2kvKeyValueStoreContractTest {
       assertArrayEquals(model.get(key), store.get(key), "key " + k);
     }
     assertEquals(render(model), drain(store.all()));
+    // Restored records skip p2kv's log: the commit that records the offsets must flush them first.
+    io.p2kv.P2kv p2kv = SharedStore.find(tmp.resolve("state/app/p2kv")).store();
+    long flushedBefore = flushedBytes(p2kv);
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 4);
+    store.commit(Map.of(changelog, offset));
+    assertTrue(flushedBytes(p2kv) > flushedBefore, "the commit flushed the restored records before writing the offsets");
+    assertEquals(offset, store.committedOffset(changelog));
+    long flushedAfter = flushedBytes(p2kv);
+    store.put(Bytes.wrap(new byte[] {1}), new byte[] {1});
+    store.commit(Map.of(changelog, offset + 1));
+    assertEquals(flushedAfter, flushedBytes(p2kv), "a commit after processing (logged writes) does not flush");
     store.close();
+  }
+
+  private static long flushedBytes(io.p2kv.P2kv p2kv) {
+    return p2kv.stats().shards().stream().mapToLong(io.p2kv.ShardStats::flushWriteBytes).sum();
   }
 
   @Test

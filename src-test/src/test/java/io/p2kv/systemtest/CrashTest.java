@@ -33,7 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * total); every acknowledged increment and update is there and none was applied twice (each
  * counter is at least its largest acknowledged value and at most its value before the cycle plus
  * the increments issued; each update log is 0, 1, ..., n with no gap or repeat, n at least the last
- * acknowledged and at most the last issued); the store opens and accepts new writes.
+ * acknowledged and at most the last issued); no key of an acknowledged range delete is back and
+ * every key of a batch acknowledged before its range delete was issued is there; every batch
+ * written without the log ({@code Durability.NO_WAL}, into this {@code SYNC} store) before a
+ * {@code flush()} that returned is there; the store opens and accepts new writes.
  *
  * <p>Cycles: 30 by default (under 3 minutes); {@code -Dp2kv.crash.cycles=1000} for a soak run,
  * e.g. {@code mvn -B verify -pl src-test -am -Dp2kv.crash.cycles=1000}.
@@ -221,6 +224,8 @@ class CrashTest {
     long[] counterBase = new long[CrashWorkload.COUNTERS]; // each counter's value after the last reopen
     long totalIncrementAcks = 0;
     long totalAppendAcks = 0;
+    int rangeChecks = 0;
+    int bulkChecks = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
       Path java = Path.of(System.getProperty("java.home"), "bin", "java");
       List<String> command =
@@ -240,6 +245,10 @@ class CrashTest {
       Map<String, Integer> lastAppendIssued = new java.util.concurrent.ConcurrentHashMap<>();
       Map<String, Integer> lastAppendAck = new java.util.concurrent.ConcurrentHashMap<>();
       Set<String> cycleCopies = Collections.synchronizedSet(new HashSet<>());
+      Set<String> rangesPut = Collections.synchronizedSet(new HashSet<>());
+      Set<String> rangesDeleting = Collections.synchronizedSet(new HashSet<>());
+      Set<String> rangesDeleted = Collections.synchronizedSet(new HashSet<>());
+      java.util.concurrent.atomic.AtomicInteger lastBulk = new java.util.concurrent.atomic.AtomicInteger(-1);
       List<String> transcript = Collections.synchronizedList(new ArrayList<>());
       java.util.concurrent.atomic.AtomicReference<Exception> readFailure = new java.util.concurrent.atomic.AtomicReference<>();
       Thread reader = new Thread(() -> {
@@ -260,6 +269,10 @@ class CrashTest {
               case "APPENDING" -> lastAppendIssued.merge(f[1], Integer.parseInt(f[2]), Math::max);
               case "APPENDED" -> lastAppendAck.merge(f[1], Integer.parseInt(f[2]), Math::max);
               case "CHECKPOINT", "BACKUP" -> cycleCopies.add(f[1]);
+              case "RDPUT" -> rangesPut.add(f[1]);
+              case "RDELETING" -> rangesDeleting.add(f[1]);
+              case "RDEL" -> rangesDeleted.add(f[1]);
+              case "BULK" -> lastBulk.accumulateAndGet(Integer.parseInt(f[1]), Math::max);
               default -> throw new IllegalStateException("unexpected line " + line);
             }
           }
@@ -348,6 +361,22 @@ class CrashTest {
               + issued.getValue() + " issued");
           totalAppendAcks += acked + 1;
         }
+        for (String prefix : rangesPut) {
+          int inRange = store.range(prefix.getBytes(StandardCharsets.UTF_8), CrashWorkload.rangeEnd(prefix)).size();
+          if (rangesDeleted.contains(prefix)) {
+            assertEquals(0, inRange, "kill " + cycle + ": keys of " + prefix + " survived their acknowledged range delete");
+          } else if (!rangesDeleting.contains(prefix)) {
+            assertEquals(CrashWorkload.RANGE_KEYS, inRange, "kill " + cycle + ": acknowledged batch under " + prefix + " lost");
+          }
+          rangeChecks++;
+        }
+        for (int n = 0; n <= lastBulk.get(); n++) {
+          for (int i = 0; i < CrashWorkload.BULK_KEYS; i++) {
+            assertArrayEquals(CrashWorkload.amount(n), store.get(CrashWorkload.bulkKey(seed + cycle, n, i)),
+                "kill " + cycle + ": unlogged bulk batch " + n + " lost after the flush that followed it returned");
+          }
+          bulkChecks++;
+        }
         byte[] probe = ("after-kill-" + cycle).getBytes(StandardCharsets.UTF_8);
         store.put(probe, probe);
         assertArrayEquals(probe, store.get(probe), "the store accepts writes after kill " + cycle);
@@ -366,8 +395,10 @@ class CrashTest {
     }
     assertTrue(totalAcks > cycles, "the workload made progress: " + totalAcks + " acknowledgements");
     assertTrue(totalIncrementAcks > 0 && totalAppendAcks > 0, "increments and updates were acknowledged");
-    System.out.printf("crash test: %d kills, %d acknowledged puts, %d appending updates checked; counters at %s%n",
-        cycles, totalAcks, totalAppendAcks, Arrays.toString(counterBase));
+    assertTrue(rangeChecks > 0 && bulkChecks > 0, "range deletes (" + rangeChecks + ") and flushed bulk batches (" + bulkChecks + ") were checked");
+    System.out.printf("crash test: %d kills, %d acknowledged puts, %d appending updates, %d range rounds, %d flushed"
+        + " unlogged batches checked; counters at %s%n",
+        cycles, totalAcks, totalAppendAcks, rangeChecks, bulkChecks, Arrays.toString(counterBase));
     if (cuts != null) {
       System.out.printf("crash test: %d %s finished, %d interrupted by a kill%n", finishedCopies, cuts, incompleteCopies);
       assertTrue(finishedCopies > 0, "the child finished some " + cuts);

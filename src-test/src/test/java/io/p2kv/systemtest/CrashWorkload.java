@@ -26,6 +26,12 @@ import java.util.Random;
  *   <li>{@code APPENDING <key> <n>;} an update appending the 4-byte int n to {@code key} is about
  *       to be issued; {@code APPENDED <key> <n>;} it returned. One thread appends 0, 1, 2, ... to
  *       its own key (one per child: the seed is in it).
+ *   <li>{@code RDPUT <prefix>;} a batch of {@link #RANGE_KEYS} keys under the prefix returned;
+ *       {@code RDELETING <prefix>;} a range delete of the prefix's keys is about to be issued;
+ *       {@code RDEL <prefix>;} it returned.
+ *   <li>{@code BULK <n>;} bulk batches 0..n of {@link #BULK_KEYS} keys each, written with {@code
+ *       Durability.NO_WAL} (the store itself is {@code SYNC}), were followed by a {@code flush()}
+ *       that returned: they are durable.
  * </ul>
  *
  * Transfer threads move money between the accounts they own, with cross-shard batches; the total
@@ -41,6 +47,8 @@ public final class CrashWorkload {
   static final long INITIAL_BALANCE = 1_000;
   static final int COUNTERS = 2;
   static final int COUNTER_THREADS = 4;
+  static final int RANGE_KEYS = 8;
+  static final int BULK_KEYS = 16;
 
   private CrashWorkload() {}
 
@@ -98,7 +106,7 @@ public final class CrashWorkload {
       out.println("READY;");
       out.flush();
     }
-    Thread[] threads = new Thread[TRANSFER_THREADS + 2 + COUNTER_THREADS + 1 + (args.length > 3 ? 1 : 0)];
+    Thread[] threads = new Thread[TRANSFER_THREADS + 2 + COUNTER_THREADS + 3 + (args.length > 3 ? 1 : 0)];
     if (args.length > 3) {
       threads[threads.length - 1] = new Thread(() -> takeCuts(store, args[2], Path.of(args[3]), seed, out));
     }
@@ -174,6 +182,33 @@ public final class CrashWorkload {
         report(out, "APPENDED " + log + " " + n + ";");
       }
     });
+    threads[TRANSFER_THREADS + 2 + COUNTER_THREADS + 1] = new Thread(() -> {
+      for (int n = 0; ; n++) {
+        String prefix = rangePrefix(seed, n);
+        Batch batch = new Batch();
+        for (int i = 0; i < RANGE_KEYS; i++) {
+          batch.put((prefix + i).getBytes(StandardCharsets.UTF_8), amount(n));
+        }
+        store.write(batch);
+        report(out, "RDPUT " + prefix + ";");
+        report(out, "RDELETING " + prefix + ";");
+        store.deleteRange(prefix.getBytes(StandardCharsets.UTF_8), rangeEnd(prefix));
+        report(out, "RDEL " + prefix + ";");
+      }
+    });
+    threads[TRANSFER_THREADS + 2 + COUNTER_THREADS + 2] = new Thread(() -> {
+      for (int n = 0; ; n++) {
+        Batch batch = new Batch();
+        for (int i = 0; i < BULK_KEYS; i++) {
+          batch.put(bulkKey(seed, n, i), amount(n));
+        }
+        store.write(batch, Durability.NO_WAL);
+        if (n % 4 == 3) {
+          store.flush();
+          report(out, "BULK " + n + ";");
+        }
+      }
+    });
     for (Thread t : threads) {
       t.setDaemon(true);
       t.start();
@@ -181,6 +216,20 @@ public final class CrashWorkload {
     for (Thread t : threads) {
       t.join();
     }
+  }
+
+  /** The keys of range-delete round n: {@code rd-<seed>-<n>-<i>}. */
+  static String rangePrefix(long seed, int n) {
+    return "rd-" + seed + "-" + n + "-";
+  }
+
+  /** The first key after every key that starts with {@code prefix} (which ends in '-'). */
+  static byte[] rangeEnd(String prefix) {
+    return (prefix.substring(0, prefix.length() - 1) + ".").getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] bulkKey(long seed, int n, int i) {
+    return ("bulk-" + seed + "-" + n + "-" + i).getBytes(StandardCharsets.UTF_8);
   }
 
   static String counter(int c) {

@@ -8,7 +8,8 @@ import java.util.List;
  * data operations; statistics, tuning and maintenance are on {@link #admin()}.
  *
  * <h2>Concurrency</h2>
- * The write methods ({@link #put}, {@link #delete}, {@link #write}) are called in the shard's
+ * The write methods ({@link #put}, {@link #delete}, {@link #deleteRange}, {@link
+ * #write}) are called in the shard's
  * worker role only: by one thread at a time, the worker thread or a caller holding the role, with
  * a happens-before edge from each holder to the next; so is each {@link EngineBatch}, which the
  * worker owns. {@link
@@ -39,6 +40,16 @@ public interface Engine extends AutoCloseable {
   void delete(byte[] key);
 
   /**
+   * Deletes every key in {@code [fromInclusive, toExclusive)} with one engine write (RocksDB's
+   * {@code DeleteRange}: one range tombstone, whatever the number of keys), durable as the other
+   * writes. Later writes of keys in the range are not affected.
+   *
+   * @param fromInclusive first key deleted
+   * @param toExclusive first key after the range; not below {@code fromInclusive}
+   */
+  void deleteRange(byte[] fromInclusive, byte[] toExclusive);
+
+  /**
    * A new, empty write batch for this engine. The caller owns it and closes it, before the engine.
    *
    * @return the batch
@@ -46,12 +57,24 @@ public interface Engine extends AutoCloseable {
   EngineBatch newBatch();
 
   /**
-   * Writes a batch of this engine atomically with one engine call, then empties it (also when the
-   * write fails, so it can be reused).
+   * Writes a batch of this engine atomically with one engine call, with the store's durability,
+   * then empties it (also when the write fails, so it can be reused).
    *
    * @param batch a batch from {@link #newBatch()}
    */
-  void write(EngineBatch batch);
+  default void write(EngineBatch batch) {
+    write(batch, null);
+  }
+
+  /**
+   * Writes a batch as {@link #write(EngineBatch)} does, with the given durability instead of the
+   * store's. An engine that writes without its log while the store's durability logs remembers it,
+   * so that a checkpoint flushes first ({@link EngineAdmin#beginCheckpoint}).
+   *
+   * @param batch a batch from {@link #newBatch()}
+   * @param durability the durability of this write, or null for the store's
+   */
+  void write(EngineBatch batch, io.p2kv.Durability durability);
 
   /**
    * Writes one metadata put on its own, with the store's durability. Thread-safe: may be called

@@ -23,9 +23,9 @@ import org.apache.kafka.streams.state.Stores;
  * dropped with a range delete on migration"), p2kv against Kafka's default RocksDB store, in one
  * run. Kafka drops a task's RocksDB store by deleting its task directory. The p2kv store lives in
  * the instance's shared store, so it deletes the partition's keys when it opens without its marker
- * file (p2kv has no range delete): timed is that {@code init}, with another task's store holding
- * the shared store open (as on a running instance), then a scan of the dropped range (which now
- * reads past the deletes' tombstones) and a put-and-get of another partition afterwards.
+ * file (with {@code P2kv.deleteRange}: one range tombstone per shard): timed is that {@code init}, with another task's store holding
+ * the shared store open (as on a running instance), then a scan of the dropped range (which reads
+ * past the range tombstones) and a put-and-get of another partition afterwards.
  *
  * <p>Run: see docs/benchmarks/KAFKA-STREAMS.md; {@code PartitionDropMeasure <keys> <rounds> <dir>}.
  */

@@ -1,5 +1,6 @@
 package io.p2kv.internal.engine.rocksdb;
 
+import io.p2kv.Durability;
 import io.p2kv.LevelStats;
 import io.p2kv.SeparationSettings;
 import io.p2kv.internal.engine.Engine;
@@ -115,6 +116,14 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   private final ColumnFamilyHandle dataCf;
   private final ColumnFamilyHandle metaCf;
   private final WriteOptions writeOptions;
+  /** Write options per {@link Durability} (by ordinal), for writes that ask for their own. */
+  private final WriteOptions[] writeOptionsBy;
+  /**
+   * Whether a write skipped the WAL (a per-write {@code NO_WAL}) while the store logs, since the
+   * last checkpoint: such writes live only in memtables, so a checkpoint flushes first. Written
+   * and read in the shard's worker role only.
+   */
+  private boolean unloggedWrites;
   private final WriteOptions metaDeleteOptions;
   private final Statistics statistics;
   /** Limits the shard's background writes while a rewrite is paced; unpaced otherwise. */
@@ -168,6 +177,10 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     this.metaCf = handles.get(1);
     this.writeOptions = writeOptions;
     this.metaDeleteOptions = new WriteOptions().setDisableWAL(writeOptions.disableWAL());
+    this.writeOptionsBy = new WriteOptions[Durability.values().length];
+    for (Durability d : Durability.values()) {
+      writeOptionsBy[d.ordinal()] = new WriteOptions().setDisableWAL(d == Durability.NO_WAL).setSync(d == Durability.SYNC);
+    }
     this.statistics = statistics;
     this.rewritePace = rewritePace;
     this.configurer = configurer;
@@ -281,15 +294,28 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   }
 
   @Override
+  public void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
+    try {
+      db.deleteRange(dataCf, writeOptions, fromInclusive, toExclusive);
+    } catch (RocksDBException e) {
+      throw writeFailure("delete range", e);
+    }
+  }
+
+  @Override
   public EngineBatch newBatch() {
     return new RocksDbBatch(this, metaCf);
   }
 
   @Override
-  public void write(EngineBatch batch) {
+  public void write(EngineBatch batch, Durability durability) {
     WriteBatch b = ((RocksDbBatch) batch).batch();
+    WriteOptions options = durability == null ? writeOptions : writeOptionsBy[durability.ordinal()];
+    if (options.disableWAL() && !writeOptions.disableWAL()) {
+      unloggedWrites = true; // before the write: a checkpoint after it must flush
+    }
     try {
-      db.write(writeOptions, b);
+      db.write(options, b);
     } catch (RocksDBException e) {
       throw writeFailure("write batch", e);
     } finally {
@@ -395,11 +421,12 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   @Override
   public Checkpoint beginCheckpoint() {
     try {
-      if (writeOptions.disableWAL()) {
-        // No log holds the memtables' writes: only a flush puts them in the copied files.
+      if (writeOptions.disableWAL() || unloggedWrites) {
+        // No log holds (some of) the memtables' writes: only a flush puts them in the copied files.
         try (FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true)) {
           db.flush(flushOptions, List.of(dataCf, metaCf));
         }
+        unloggedWrites = false;
       }
       RocksDbCheckpoint checkpoint = RocksDbCheckpoint.begin(this, db, dir);
       openCheckpoints.add(checkpoint);
@@ -759,7 +786,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   @Override
   public void flush() {
     try (FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true)) {
-      db.flush(flushOptions);
+      db.flush(flushOptions, List.of(dataCf, metaCf)); // both: a NO_WAL batch's undo records too
     } catch (RocksDBException e) {
       throw failure("flush", e);
     }
@@ -841,7 +868,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
    * Close order: iterators still open (none if the store closed its own), snapshots still open
    * (likewise), idle pooled iterators,
    * their read options, column-family handles, DB (which flushes memtables only
-   * when the WAL is off), write options, the tuning hook, the options objects, then the shard's
+   * when writes skipped the WAL: the store's or a batch's {@code NO_WAL}), write options, the tuning hook, the options objects, then the shard's
    * statistics.
    */
   @Override
@@ -879,6 +906,9 @@ final class RocksDbEngine implements Engine, EngineAdmin {
       LOG.warn("p2kv shard {} ({}) closed after an earlier write error; RocksDB reports: {}", shard, dir, e.getMessage());
     } finally {
       writeOptions.close();
+      for (WriteOptions o : writeOptionsBy) {
+        o.close();
+      }
       metaDeleteOptions.close();
       if (configurer != null) {
         configurer.close(shard, options);
