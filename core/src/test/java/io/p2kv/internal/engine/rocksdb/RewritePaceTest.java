@@ -34,14 +34,20 @@ class RewritePaceTest {
     return String.format("key-%08d", i).getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Loads {@code PAIRS} separated values over two flushes (a level-0 file above a deeper one). */
-  private static byte[][] load(Engine engine) {
+  /** The values {@link #load} writes, the same every time. */
+  private static byte[][] values() {
     Random rnd = new Random(5);
     byte[][] values = new byte[PAIRS][];
     for (int i = 0; i < PAIRS; i++) {
       values[i] = new byte[200];
       rnd.nextBytes(values[i]);
     }
+    return values;
+  }
+
+  /** Loads {@code PAIRS} separated values over two flushes (a level-0 file above a deeper one). */
+  private static void load(Engine engine) {
+    byte[][] values = values();
     for (int i = 0; i < PAIRS; i += 2) {
       engine.put(key(i), values[i]);
     }
@@ -51,23 +57,39 @@ class RewritePaceTest {
       engine.put(key(i), values[i]);
     }
     engine.admin().flush(); // a level-0 file overlapping all of it
-    return values;
   }
 
   private static RocksDbEngine rocks(Engine engine) {
     return (RocksDbEngine) engine;
   }
 
+  /**
+   * Starts the engine, loads it ({@link #load}), then places every value inline from now on.
+   *
+   * @return the file-number boundary of what is to come back inline
+   */
+  private static long loadAndSwitchInline(Engine engine) {
+    engine.admin().startCompactions();
+    load(engine);
+    assertTrue(engine.admin().property(EngineProperty.BLOB_BYTES) > 0, "values in blob files");
+    long boundary = engine.admin().fileNumberBoundary();
+    engine.admin().applySeparation(SEPARATED.withPlacement(1 << 20, 0));
+    return boundary;
+  }
+
+  private static void verify(Engine engine) {
+    byte[][] values = values();
+    for (int i = 0; i < PAIRS; i++) {
+      assertArrayEquals(values[i], engine.get(key(i)));
+    }
+  }
+
   @Test
   void shouldPaceTheRewriteThroughTheShardLimiterAndUnpaceItAfter() {
     try (RocksDbEngineFactory factory = new RocksDbEngineFactory(1, 64L << 20, Durability.WAL, null, SEPARATED);
         Engine engine = factory.open(0, tmp.resolve("db"), true)) {
-      engine.admin().startCompactions();
-      byte[][] values = load(engine);
+      long boundary = loadAndSwitchInline(engine);
       EngineAdmin admin = engine.admin();
-      assertTrue(admin.property(EngineProperty.BLOB_BYTES) > 0, "values in blob files");
-      long boundary = admin.fileNumberBoundary();
-      admin.applySeparation(SEPARATED.withPlacement(1 << 20, 0)); // every value inline from now on
       long through = rocks(engine).rewritePaceForTests().getTotalBytesThrough();
       long requests = rocks(engine).rewritePaceForTests().getTotalRequests();
 
@@ -83,9 +105,7 @@ class RewritePaceTest {
       long refill = (1L << 20) * RocksDbEngine.PACE_REFILL_MICROS / 1_000_000;
       assertTrue(chunks >= paced / refill, "paced in chunks of " + refill + " bytes: " + chunks + " requests for " + paced + " bytes");
       assertEquals(RocksDbEngine.UNPACED_BYTES_PER_SECOND, rocks(engine).rewritePaceForTests().getBytesPerSecond(), "unpaced after");
-      for (int i = 0; i < PAIRS; i++) {
-        assertArrayEquals(values[i], engine.get(key(i)));
-      }
+      verify(engine);
     }
   }
 
@@ -93,11 +113,8 @@ class RewritePaceTest {
   void shouldRewriteNothingMoreOnceAClosingStoreHurriedIt() {
     try (RocksDbEngineFactory factory = new RocksDbEngineFactory(1, 64L << 20, Durability.WAL, null, SEPARATED);
         Engine engine = factory.open(0, tmp.resolve("db"), true)) {
-      engine.admin().startCompactions();
-      byte[][] values = load(engine);
+      long boundary = loadAndSwitchInline(engine);
       EngineAdmin admin = engine.admin();
-      long boundary = admin.fileNumberBoundary();
-      admin.applySeparation(SEPARATED.withPlacement(1 << 20, 0));
       long filesLeft = admin.rewriteFilesBelow(boundary, 0, Long.MAX_VALUE).filesLeft();
       assertTrue(filesLeft > 0, "files to rewrite");
 
@@ -108,9 +125,7 @@ class RewritePaceTest {
       assertEquals(filesLeft, r.filesLeft(), "the files are left for the next open");
       assertEquals(RocksDbEngine.UNPACED_BYTES_PER_SECOND, rocks(engine).rewritePaceForTests().getBytesPerSecond());
       assertTrue(admin.property(EngineProperty.BLOB_BYTES) > 0, "values still separated");
-      for (int i = 0; i < PAIRS; i++) {
-        assertArrayEquals(values[i], engine.get(key(i)));
-      }
+      verify(engine);
     }
   }
 }
