@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Renders the UpdateBenchmark tables of docs/benchmarks/UPDATES.md from jmh-round*.json (this
-directory): per configuration the score of each round, the median, CPU per operation (median),
-and same-round ratios (p2kvUpdate over each baseline of the same round), with their median."""
-import glob, json, os, statistics
+directory), or from the JSON files given as arguments (one per round, in order): per configuration
+the score of each round, the median, CPU per operation (median), and same-round ratios (p2kvUpdate
+over each baseline of the same round), with their median."""
+import glob, json, os, statistics, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 rounds = []
-for f in sorted(glob.glob(os.path.join(here, 'jmh-round*.json'))):
+for f in sys.argv[1:] or sorted(glob.glob(os.path.join(here, 'jmh-round*.json'))):
     rounds.append(json.load(open(f)))
 
 def key(e):
