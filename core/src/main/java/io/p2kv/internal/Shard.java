@@ -88,7 +88,7 @@ final class Shard {
     this.queue = new MpscArrayQueue<>(config.queueCapacity());
     this.worker =
         new ShardWorker(
-            index, queue, engine, store, signal, pinning, config.maxBatch(), config.maxBatchBytes(), latency, profile,
+            index, queue, engine, store, signal, pinning, config, latency, profile,
             versions, cache);
   }
 
@@ -188,6 +188,11 @@ final class Shard {
     if (!r.awaitOrAbandoned(worker::isTerminated)) {
       r.fail(store.notOpen());
     }
+  }
+
+  /** Requests queued and not yet taken by the worker role (an estimate while callers enqueue). */
+  int queueDepth() {
+    return queue.size();
   }
 
   // ---------------------------------------------------------------- the direct path
@@ -334,7 +339,7 @@ final class Shard {
             .preReadUpdates(c.preReadUpdates)
             .userBytesWritten(c.userBytesWritten)
             .directReads(readers.reads())
-            .queueDepth(queue.size())
+            .queueDepth(queueDepth())
             .queueCapacity(queue.capacity())
             .rejectedOffers(rejectedOffers.sum());
     return direct(Shard::addEngineStats, b).build();
