@@ -1174,7 +1174,8 @@ public final class P2kv implements AutoCloseable {
      * Advanced: how long a blocked sync caller, and an idle worker in {@link IdleMode#PARK}, keep
      * polling, yielding the CPU between polls, before they park. Within this window a completion
      * or a new request costs no park/unpark pair; yielding rather than spinning leaves the core to
-     * any other runnable thread. 0 parks at once. Default 50 microseconds.
+     * any other runnable thread. 0 parks at once. Virtual-thread callers (JDK 21+) always park
+     * at once: their yield keeps the carrier threads busy polling. Default 50 microseconds.
      *
      * @param nanos 0 to 10 ms
      * @return this builder

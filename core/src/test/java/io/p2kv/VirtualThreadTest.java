@@ -49,4 +49,43 @@ class VirtualThreadTest {
       vexec.shutdown();
     }
   }
+
+  @Test
+  void shouldAcknowledgeDurablePutsOfManyVirtualThreadsAndKeepThemAfterReopen() throws Exception {
+    ExecutorService vexec;
+    try {
+      vexec = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+    } catch (NoSuchMethodException e) {
+      assumeTrue(false, "virtual threads need JDK 21+");
+      return;
+    }
+    int threads = 256;
+    int puts = 8;
+    try (P2kv store = P2kv.builder().shards(1).durability(Durability.SYNC).maxDurableBatch(32).open(tmp)) {
+      List<Future<?>> fs = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        fs.add(vexec.submit(() -> {
+          for (int i = 0; i < puts; i++) {
+            store.put(Keys.key("vt" + thread + "-" + i), Keys.key("v" + i));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : fs) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      long largest = store.stats().shards().get(0).maxWriteBatch();
+      org.junit.jupiter.api.Assertions.assertTrue(largest <= 32, "durable batch of " + largest + " over the cap 32");
+    } finally {
+      vexec.shutdown();
+    }
+    try (P2kv store = P2kv.builder().open(tmp)) {
+      for (int t = 0; t < threads; t++) {
+        for (int i = 0; i < puts; i++) {
+          assertArrayEquals(Keys.key("v" + i), store.get(Keys.key("vt" + t + "-" + i)), "acknowledged vt" + t + "-" + i);
+        }
+      }
+    }
+  }
 }
