@@ -38,7 +38,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  *
  * <p>Durable writes (group commit): {@code asyncPutCallback} with {@code durability=SYNC} is N
  * callers x {@code window} async puts in flight, each acknowledged after the fsync of its batch;
- * {@code jmh-benchmarks/run-durable.sh} runs it with {@code syncPut} and RocksDB's {@code
+ * {@code jmh-benchmarks/run-write-path.sh} runs it with {@code syncPut} and RocksDB's {@code
  * sync=true} baseline in one JMH run.
  *
  * <p>Run: {@code java -jar jmh-benchmarks/target/benchmarks.jar PutBenchmark -t 16 -p shards=1
