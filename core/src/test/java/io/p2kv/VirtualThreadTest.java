@@ -1,13 +1,11 @@
 package io.p2kv;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -23,13 +21,7 @@ class VirtualThreadTest {
 
   @Test
   void shouldServeThousandsOfBlockedVirtualThreadCallers() throws Exception {
-    ExecutorService vexec;
-    try {
-      vexec = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-    } catch (NoSuchMethodException e) {
-      assumeTrue(false, "virtual threads need JDK 21+");
-      return;
-    }
+    ExecutorService vexec = VirtualExecutors.newOrSkip();
     try (P2kv store = P2kv.builder().shards(2).readPath(ReadPath.WORKER).open(tmp)) {
       List<Future<?>> fs = new ArrayList<>();
       for (int t = 0; t < 2000; t++) {
@@ -52,13 +44,7 @@ class VirtualThreadTest {
 
   @Test
   void shouldAcknowledgeDurablePutsOfManyVirtualThreadsAndKeepThemAfterReopen() throws Exception {
-    ExecutorService vexec;
-    try {
-      vexec = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-    } catch (NoSuchMethodException e) {
-      assumeTrue(false, "virtual threads need JDK 21+");
-      return;
-    }
+    ExecutorService vexec = VirtualExecutors.newOrSkip();
     int threads = 256;
     int puts = 8;
     try (P2kv store = P2kv.builder().shards(1).durability(Durability.SYNC).maxDurableBatch(32).open(tmp)) {

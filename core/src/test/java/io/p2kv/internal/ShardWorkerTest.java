@@ -41,11 +41,15 @@ class ShardWorkerTest {
   }
 
   private Shard shard(int index, RecordingEngine engine, int maxBatch, long maxBatchBytes) {
+    return shard(index, engine, new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxBatchBytes));
+  }
+
+  private Shard shard(int index, RecordingEngine engine, ShardConfig config) {
     return new Shard(
         index,
         engine,
         state,
-        new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxBatchBytes),
+        config,
         new CpuPinning(Pinning.NEVER, 1, 1, "test"),
         null,
         null,
@@ -56,17 +60,8 @@ class ShardWorkerTest {
 
   /** A shard in SYNC mode: write runs have their own caps and group commit ({@link GroupCommit}). */
   private Shard durableShard(RecordingEngine engine, int maxBatch, int maxWriteBatch, long maxWriteBatchBytes) {
-    return new Shard(
-        0,
-        engine,
-        state,
-        new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxWriteBatch, maxWriteBatchBytes, true),
-        new CpuPinning(Pinning.NEVER, 1, 1, "test"),
-        null,
-        null,
-        versions,
-        null,
-        new WorkerSignal());
+    return shard(
+        0, engine, new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxWriteBatch, maxWriteBatchBytes, true));
   }
 
   private static byte[] b(int i) {

@@ -2,10 +2,8 @@ package io.p2kv.internal;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -14,13 +12,7 @@ class VirtualThreadsTest {
   @Test
   void shouldTellAPlatformThreadFromAVirtualOne() throws Exception {
     assertFalse(VirtualThreads.isVirtual(Thread.currentThread()), "a platform thread");
-    ExecutorService vexec;
-    try {
-      vexec = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-    } catch (NoSuchMethodException e) {
-      assumeTrue(false, "virtual threads need JDK 21+");
-      return;
-    }
+    ExecutorService vexec = io.p2kv.VirtualExecutors.newOrSkip();
     try {
       assertTrue(vexec.submit(() -> VirtualThreads.isVirtual(Thread.currentThread())).get(60, TimeUnit.SECONDS), "a virtual thread");
     } finally {
