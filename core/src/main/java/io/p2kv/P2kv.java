@@ -1083,6 +1083,8 @@ public final class P2kv implements AutoCloseable {
     private int shards;
     private int maxBatch = 32;
     private long maxBatchBytes = 64 * 1024;
+    private int maxDurableBatch = 1024;
+    private long maxDurableBatchBytes = 1 << 20;
     private int queueCapacity = 4096;
     private QueueFullPolicy queueFullPolicy = QueueFullPolicy.WAIT;
     private IdleMode idleMode = IdleMode.PARK;
@@ -1148,6 +1150,42 @@ public final class P2kv implements AutoCloseable {
         throw new IllegalArgumentException("maxBatchBytes must be positive: " + maxBatchBytes);
       }
       this.maxBatchBytes = maxBatchBytes;
+      return this;
+    }
+
+    /**
+     * With {@link Durability#SYNC}: most operations a worker merges into one write batch, and so
+     * into one fsync (group commit); replaces {@link #maxBatch} for writes in that mode (reads keep
+     * {@code maxBatch}). An fsync costs about the same for one write as for hundreds, so a durable
+     * batch takes whatever is queued up to this cap, and a worker whose queue runs dry before the
+     * batch has as many requests as the last ones waits up to one fsync's time for their callers
+     * to come back. A write is acknowledged only after the fsync of the batch that holds it.
+     * Default 1024.
+     *
+     * @param maxDurableBatch 1 to 65536
+     * @return this builder
+     */
+    public Builder maxDurableBatch(int maxDurableBatch) {
+      if (maxDurableBatch < 1 || maxDurableBatch > 65536) {
+        throw new IllegalArgumentException("maxDurableBatch must be between 1 and 65536: " + maxDurableBatch);
+      }
+      this.maxDurableBatch = maxDurableBatch;
+      return this;
+    }
+
+    /**
+     * With {@link Durability#SYNC}: most key + value bytes a worker merges into one write batch
+     * (one fsync); replaces {@link #maxBatchBytes} in that mode. A single request larger than this
+     * still runs, alone. Default 1 MiB.
+     *
+     * @param maxDurableBatchBytes at least 1
+     * @return this builder
+     */
+    public Builder maxDurableBatchBytes(long maxDurableBatchBytes) {
+      if (maxDurableBatchBytes < 1) {
+        throw new IllegalArgumentException("maxDurableBatchBytes must be positive: " + maxDurableBatchBytes);
+      }
+      this.maxDurableBatchBytes = maxDurableBatchBytes;
       return this;
     }
 
@@ -1239,7 +1277,8 @@ public final class P2kv implements AutoCloseable {
      * Advanced: how long a blocked sync caller, and an idle worker in {@link IdleMode#PARK}, keep
      * polling, yielding the CPU between polls, before they park. Within this window a completion
      * or a new request costs no park/unpark pair; yielding rather than spinning leaves the core to
-     * any other runnable thread. 0 parks at once. Default 50 microseconds.
+     * any other runnable thread. 0 parks at once. Virtual-thread callers (JDK 21+) always park
+     * at once: their yield keeps the carrier threads busy polling. Default 50 microseconds.
      *
      * @param nanos 0 to 10 ms
      * @return this builder
@@ -1456,6 +1495,8 @@ public final class P2kv implements AutoCloseable {
           shards,
           maxBatch,
           maxBatchBytes,
+          maxDurableBatch,
+          maxDurableBatchBytes,
           queueCapacity,
           queueFullPolicy,
           idleMode,

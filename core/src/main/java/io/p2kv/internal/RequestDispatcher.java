@@ -46,7 +46,7 @@ final class RequestDispatcher {
     checkNotWorkerThread();
     long start = startNanos();
     shard.submitSync(r);
-    shard.awaitSync(r, yieldWaitNanos); // at once if this thread executed it; wakes its tree children
+    shard.awaitSync(r, yieldNanos()); // at once if this thread executed it; wakes its tree children
     Object result = r.resultOrThrow();
     record(type, start);
     return result;
@@ -54,7 +54,19 @@ final class RequestDispatcher {
 
   /** Waits for a request already submitted (a part of a multi-shard sync call). */
   void await(Completion r) {
-    r.await(yieldWaitNanos);
+    r.await(yieldNanos());
+  }
+
+  /**
+   * How long the calling thread polls, yielding, before it parks: {@code yieldWaitNanos} for a
+   * platform thread, 0 for a virtual thread. A virtual thread's yield only lets the other virtual
+   * threads of its carrier run, so hundreds of waiting callers polling in turn keep the carriers
+   * busy and take the CPU from the shard worker they wait for; parked, a virtual thread costs
+   * nothing, and waking it is a task submitted to its scheduler, not a system call
+   * (docs/benchmarks/WRITE-PATH.md measures it).
+   */
+  private long yieldNanos() {
+    return yieldWaitNanos == 0 || VirtualThreads.isVirtual(Thread.currentThread()) ? 0 : yieldWaitNanos;
   }
 
   /** Submits an async request; a failure to enqueue completes the future. */

@@ -88,7 +88,7 @@ final class Shard implements Completion.Helper {
     this.queue = new MpscArrayQueue<>(config.queueCapacity());
     this.worker =
         new ShardWorker(
-            index, queue, engine, store, signal, pinning, config.maxBatch(), config.maxBatchBytes(), latency, profile,
+            index, queue, engine, store, signal, pinning, config, latency, profile,
             versions, cache);
   }
 
@@ -215,6 +215,11 @@ final class Shard implements Completion.Helper {
     if (!r.awaitOrAbandoned(worker::isTerminated)) {
       r.fail(store.notOpen());
     }
+  }
+
+  /** Requests queued and not yet taken by the worker role (an estimate while callers enqueue). */
+  int queueDepth() {
+    return queue.size();
   }
 
   // ---------------------------------------------------------------- the direct path
@@ -361,7 +366,7 @@ final class Shard implements Completion.Helper {
             .preReadUpdates(c.preReadUpdates)
             .userBytesWritten(c.userBytesWritten)
             .directReads(readers.reads())
-            .queueDepth(queue.size())
+            .queueDepth(queueDepth())
             .queueCapacity(queue.capacity())
             .rejectedOffers(rejectedOffers.sum());
     return direct(Shard::addEngineStats, b).build();

@@ -25,12 +25,16 @@ import org.jctools.queues.MpscArrayQueue;
  *
  * <h2>Opportunistic batching (the paper's Algorithm 1)</h2>
  * Take the head request; while the next queued request is of the same kind ({@link Request.Write}
- * or {@link Request.Read}) and the run stays within {@code maxBatch} operations and {@code
- * maxBatchBytes} payload, take it too. A write run becomes one engine batch (one WAL append, one
- * fsync in SYNC mode); a read run one multiGet. Never waits for more: what is queued now is what is
- * batched, so under light load each request runs alone, and a lone put or get uses the engine's
- * single-operation call. Kinds are never reordered. Scan parts, range deletes and cross-shard parts
- * run alone.
+ * or {@link Request.Read}) and the run stays within its caps, take it too: a read run within
+ * {@code maxBatch} keys, a write run within {@code maxWriteBatch} operations and {@code
+ * maxWriteBatchBytes} payload ({@link ShardConfig}: the store's {@code maxBatch} and {@code
+ * maxBatchBytes}, or its larger durable caps in SYNC mode). A write run becomes one engine batch
+ * (one WAL append, one fsync in SYNC mode); a read run one multiGet. Never waits for more: what is
+ * queued now is what is batched, so under light load each request runs alone, and a lone put or
+ * get uses the engine's single-operation call. The one exception is group commit in SYNC mode
+ * ({@link GroupCommit}): a durable write run whose queue runs dry before it is as large as the
+ * last runs waits, yielding, up to one fsync's time for their writers to come back. Kinds are
+ * never reordered. Scan parts, range deletes and cross-shard parts run alone.
  *
  * <h2>Updates</h2>
  * An {@link Request.Update} (update, merge, increment) is a write: it joins the write run around
@@ -111,7 +115,10 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private final CpuPinning pinning;
   private Object pinHandle;
   private final int maxBatch;
-  private final long maxBatchBytes;
+  private final int maxWriteBatch;
+  private final long maxWriteBatchBytes;
+  /** Null unless every engine write is fsynced (durability SYNC). */
+  private final GroupCommit groupCommit;
   private final ShardWriter writer;
   private final CrossShardParticipant participant;
   private final WorkerCounters counters = new WorkerCounters();
@@ -169,8 +176,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       StoreState store,
       WorkerSignal signal,
       CpuPinning pinning,
-      int maxBatch,
-      long maxBatchBytes,
+      ShardConfig config,
       LatencyRecorder latency,
       WriteProfile profile,
       StripeVersions versions,
@@ -181,19 +187,22 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     this.store = store;
     this.signal = signal;
     this.pinning = pinning;
-    this.maxBatch = maxBatch;
-    this.maxBatchBytes = maxBatchBytes;
+    this.maxBatch = config.maxBatch();
+    this.maxWriteBatch = config.maxWriteBatch();
+    this.maxWriteBatchBytes = config.maxWriteBatchBytes();
+    this.groupCommit = config.groupCommit() ? new GroupCommit() : null;
+    int maxRun = Math.max(maxBatch, maxWriteBatch);
     this.latency = latency;
     this.writer = new ShardWriter(engine, profile, versions, cache, shard);
     this.versions = versions;
     this.cache = cache;
     this.participant = new CrossShardParticipant(shard, engine, writer, counters, signal);
-    this.run = new Request[maxBatch];
-    this.runResults = new Object[maxBatch];
-    this.syncRun = new Completion[maxBatch];
-    this.syncResults = new Object[maxBatch];
-    this.readAt = new int[maxBatch];
-    this.requestFailure = new Throwable[maxBatch];
+    this.run = new Request[maxRun];
+    this.runResults = new Object[maxRun];
+    this.syncRun = new Completion[maxRun];
+    this.syncResults = new Object[maxRun];
+    this.readAt = new int[maxRun];
+    this.requestFailure = new Throwable[maxRun];
   }
 
   @Override
@@ -345,9 +354,27 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     int ops = first.opCount;
     long bytes = first.bytes;
     int updates = first instanceof Request.Update ? 1 : 0;
-    while (n < maxBatch) {
+    // Group commit is for the store's own (SYNC) durability: a batch with its own durability (a
+    // bulk load without the WAL) neither waits for others nor counts as an fsync.
+    GroupCommit durable = first.durability() == null ? groupCommit : null;
+    int target = durable == null ? 0 : Math.min(durable.target(), maxWriteBatch);
+    long waitUntil = 0;
+    boolean waiting = false;
+    while (n < maxWriteBatch) {
       Request next = queue.relaxedPeek();
-      if (!(next instanceof Request.Write w) || ops + w.opCount > maxBatch || bytes + w.bytes > maxBatchBytes
+      if (next == null && n < target) {
+        // Group commit: wait, yielding to the callers coming back, for the run to reach its target.
+        long now = System.nanoTime();
+        if (!waiting) {
+          waiting = true;
+          waitUntil = now + durable.maxWaitNanos();
+        } else if (now - waitUntil >= 0) {
+          break;
+        }
+        Thread.yield();
+        continue;
+      }
+      if (!(next instanceof Request.Write w) || ops + w.opCount > maxWriteBatch || bytes + w.bytes > maxWriteBatchBytes
           || w.durability() != first.durability()) {
         break;
       }
@@ -361,6 +388,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       }
     }
     Throwable failure = null;
+    long start = durable == null ? 0 : System.nanoTime();
     try {
       if (updates > 0) {
         runWithUpdates(n);
@@ -381,6 +409,9 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       }
     } catch (EngineException e) {
       failure = Errors.shardFailed(shard, e);
+    }
+    if (durable != null) {
+      durable.wrote(n, System.nanoTime() - start);
     }
     if (updates > 0) {
       ops = runOps; // what the run wrote, known only now; -1: no engine write was made

@@ -22,6 +22,8 @@ import java.util.function.Function;
  * @param shards requested shard count, or 0 for "the store's own or the default"
  * @param maxBatch max operations per engine call
  * @param maxBatchBytes max payload bytes per write batch
+ * @param maxDurableBatch max operations per write batch with durability SYNC
+ * @param maxDurableBatchBytes max payload bytes per write batch with durability SYNC
  * @param queueCapacity per-shard queue capacity (a power of two)
  * @param queueFullPolicy what callers do on a full queue
  * @param idleMode worker idle strategy
@@ -47,6 +49,8 @@ public record StoreConfig(
     int shards,
     int maxBatch,
     long maxBatchBytes,
+    int maxDurableBatch,
+    long maxDurableBatchBytes,
     int queueCapacity,
     QueueFullPolicy queueFullPolicy,
     IdleMode idleMode,

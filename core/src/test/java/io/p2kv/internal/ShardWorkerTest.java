@@ -41,17 +41,27 @@ class ShardWorkerTest {
   }
 
   private Shard shard(int index, RecordingEngine engine, int maxBatch, long maxBatchBytes) {
+    return shard(index, engine, new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxBatchBytes));
+  }
+
+  private Shard shard(int index, RecordingEngine engine, ShardConfig config) {
     return new Shard(
         index,
         engine,
         state,
-        new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxBatchBytes),
+        config,
         new CpuPinning(Pinning.NEVER, 1, 1, "test"),
         null,
         null,
         versions,
         null,
         new WorkerSignal());
+  }
+
+  /** A shard in SYNC mode: write runs have their own caps and group commit ({@link GroupCommit}). */
+  private Shard durableShard(RecordingEngine engine, int maxBatch, int maxWriteBatch, long maxWriteBatchBytes) {
+    return shard(
+        0, engine, new ShardConfig(64, QueueFullPolicy.FAIL_FAST, IdleMode.PARK, 0, maxBatch, maxWriteBatch, maxWriteBatchBytes, true));
   }
 
   private static byte[] b(int i) {
@@ -569,5 +579,105 @@ class ShardWorkerTest {
     assertEquals(List.of("put"), engine.calls, "a cancelled cut runs no action; the queue goes on");
     assertTrue(after.isDone());
     assertThrows(io.p2kv.QueueFullException.class, cut::await);
+  }
+
+  @Test
+  void shouldCapDurableWriteRunsByTheirOwnCountAndBytesAndReadRunsByMaxBatch() {
+    Shard shard = durableShard(engine, 4, 20, 1 << 20);
+    for (int i = 0; i < 50; i++) {
+      shard.submit(put(b(i), b(i), f()));
+    }
+    for (int i = 0; i < 6; i++) {
+      shard.submit(get(b(i), f()));
+    }
+    invoker(shard).invoke();
+    assertEquals(List.of("batch:20", "batch:20", "batch:10", "multiGet:4", "multiGet:2"), engine.calls);
+
+    engine.calls.clear();
+    // Each put is 1 + 100 bytes; a 350-byte durable cap fits three.
+    Shard byBytes = durableShard(engine, 2, 20, 350);
+    for (int i = 0; i < 7; i++) {
+      byBytes.submit(put(b(i), new byte[100], f()));
+    }
+    byBytes.submit(get(b(0), f()));
+    invoker(byBytes).invoke();
+    assertEquals(List.of("batch:3", "batch:3", "put", "get"), engine.calls);
+  }
+
+  @Test
+  void shouldAcknowledgeADurableRunOnlyAfterItsEngineWriteReturns() throws Exception {
+    java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch synced = new java.util.concurrent.CountDownLatch(1);
+    RecordingEngine fsyncing =
+        new RecordingEngine() {
+          @Override
+          public void write(io.p2kv.internal.engine.EngineBatch batch, io.p2kv.Durability durability) {
+            writing.countDown();
+            try {
+              synced.await(); // the fsync of the batch, until the test lets it end
+            } catch (InterruptedException e) {
+              throw new AssertionError(e);
+            }
+            super.write(batch, durability);
+          }
+        };
+    Shard shard = durableShard(fsyncing, 32, 1024, 1 << 20);
+    List<FutureListener<Void>> acks = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      FutureListener<Void> ack = f();
+      acks.add(ack);
+      shard.submit(put(b(i), b(i), ack));
+    }
+    AgentInvoker invoker = invoker(shard);
+    Thread worker = new Thread(invoker::invoke);
+    worker.start();
+    writing.await();
+    for (FutureListener<Void> ack : acks) {
+      assertTrue(!ack.isDone(), "no write of the run is acknowledged while its fsync runs");
+    }
+    synced.countDown();
+    worker.join();
+    for (FutureListener<Void> ack : acks) {
+      assertNull(ack.join());
+    }
+    assertEquals(List.of("batch:5"), fsyncing.calls);
+  }
+
+  @Test
+  void shouldWaitForTheWritersOfTheLastDurableRunToComeBack() throws Exception {
+    long fsyncNanos = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+    RecordingEngine slowSync =
+        new RecordingEngine() {
+          @Override
+          public void write(io.p2kv.internal.engine.EngineBatch batch, io.p2kv.Durability durability) {
+            // A slow fsync: the group-commit window (the mean durable write) becomes >= 1 s.
+            long end = System.nanoTime() + fsyncNanos;
+            for (long left = fsyncNanos; left > 0; left = end - System.nanoTime()) {
+              java.util.concurrent.locks.LockSupport.parkNanos(left);
+            }
+            super.write(batch, durability);
+          }
+        };
+    Shard shard = durableShard(slowSync, 32, 1024, 1 << 20);
+    AgentInvoker invoker = invoker(shard);
+    shard.submit(put(b(1), b(1), f()));
+    shard.submit(put(b(2), b(2), f()));
+    invoker.invoke(); // a run of two: the next run waits for two writers
+
+    FutureListener<Void> first = f();
+    FutureListener<Void> second = f();
+    shard.submit(put(b(3), b(3), first));
+    Thread comesBack = new Thread(() -> {
+      while (shard.queueDepth() > 0) {
+        Thread.onSpinWait(); // until the run has taken the first put and found the queue empty
+      }
+      shard.submit(put(b(4), b(4), second));
+    });
+    comesBack.start();
+    invoker.invoke();
+    comesBack.join();
+
+    assertEquals(List.of("batch:2", "batch:2"), slowSync.calls, "the second writer joined the run that waited for it");
+    assertTrue(first.isDone() && second.isDone());
   }
 }

@@ -3,6 +3,7 @@ package io.p2kv.bench;
 import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
+import io.p2kv.ValueSeparation;
 import java.util.ArrayDeque;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +35,11 @@ import org.openjdk.jmh.infra.ThreadParams;
  * callers keep up to {@code window} requests in flight each; the {@code windowWaits} counter
  * shows how often a caller had to wait for its window, {@code rejectedOffers} how often a caller
  * found a shard queue full (back-pressure).
+ *
+ * <p>Durable writes (group commit): {@code asyncPutCallback} with {@code durability=SYNC} is N
+ * callers x {@code window} async puts in flight, each acknowledged after the fsync of its batch;
+ * {@code jmh-benchmarks/run-write-path.sh} runs it with {@code syncPut} and RocksDB's {@code
+ * sync=true} baseline in one JMH run.
  *
  * <p>Run: {@code java -jar jmh-benchmarks/target/benchmarks.jar PutBenchmark -t 16 -p shards=1
  * -p maxBatch=32 -p valueBytes=112 -p durability=WAL -prof gc}
@@ -72,12 +78,19 @@ public class PutBenchmark {
   @Param({"50000"})
   public long yieldWaitNanos;
 
+  /** With durability SYNC: most writes per batch, so per fsync (p2kv's maxDurableBatch). */
+  @Param({"1024"})
+  public int maxDurableBatch;
+
   P2kv store;
   long lastRejected;
 
   @Setup(Level.Trial)
   public void open() {
-    store = Stores.open(shards, maxBatch, Durability.valueOf(durability), ReadPath.DIRECT, yieldWaitNanos);
+    store =
+        Stores.open(
+            shards, maxBatch, Durability.valueOf(durability), ReadPath.DIRECT, yieldWaitNanos, ValueSeparation.none(),
+            "default", b -> b.maxDurableBatch(maxDurableBatch));
   }
 
   @TearDown(Level.Trial)

@@ -6,6 +6,7 @@ import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
 import io.p2kv.ValueSeparation;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
@@ -59,6 +60,22 @@ public final class Stores {
       long yieldWaitNanos,
       ValueSeparation separation,
       String cache) {
+    return open(shards, maxBatch, durability, readPath, yieldWaitNanos, separation, cache, builder -> {});
+  }
+
+  /**
+   * {@link #open(int, int, Durability, ReadPath, long, ValueSeparation, String)} with more
+   * options set by {@code more} before the store opens.
+   */
+  public static P2kv open(
+      int shards,
+      int maxBatch,
+      Durability durability,
+      ReadPath readPath,
+      long yieldWaitNanos,
+      ValueSeparation separation,
+      String cache,
+      Consumer<P2kv.Builder> more) {
     Path dir = BenchData.tempDir("p2kv-bench");
     P2kv.Builder builder = P2kv.builder();
     switch (cache) {
@@ -66,6 +83,7 @@ public final class Stores {
       case "off" -> builder.cacheBytes(0);
       default -> builder.cacheBytes(Long.parseLong(cache) << 20);
     }
+    more.accept(builder);
     return builder
         .shards(shards)
         .maxBatch(maxBatch)

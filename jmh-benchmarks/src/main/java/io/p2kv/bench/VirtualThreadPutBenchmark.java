@@ -54,6 +54,10 @@ public class VirtualThreadPutBenchmark {
   @Param({"p2kv", "rocksdb"})
   public String target;
 
+  /** p2kv's yieldWaitNanos (idle workers and platform-thread callers; default 50 us). */
+  @Param({"50000"})
+  public long yieldWaitNanos;
+
   P2kv store;
   RocksBaseline db;
   ExecutorService executor;
@@ -69,7 +73,7 @@ public class VirtualThreadPutBenchmark {
     }
     value = BenchData.value(112, new SplittableRandom(3));
     if (target.equals("p2kv")) {
-      store = Stores.open(1, 32, Durability.WAL, ReadPath.DIRECT);
+      store = Stores.open(1, 32, Durability.WAL, ReadPath.DIRECT, yieldWaitNanos);
     } else {
       db = RocksBaseline.open("rocksdb", Durability.WAL, Stores.MEMORY_BUDGET_BYTES);
     }

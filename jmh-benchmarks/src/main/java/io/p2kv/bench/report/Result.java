@@ -78,10 +78,12 @@ public record Result(
     return true;
   }
 
+  /** The parameters for a table: without the window, the key count, and durable caps of a non-durable run. */
   String paramString() {
     StringBuilder sb = new StringBuilder();
+    boolean durable = "SYNC".equals(params.get("durability"));
     params.forEach((k, v) -> {
-      if (!k.equals("window") && !k.equals("keys")) {
+      if (!k.equals("window") && !k.equals("keys") && (durable || !k.equals("maxDurableBatch"))) {
         sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=').append(v);
       }
     });
