@@ -179,7 +179,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     this.metaDeleteOptions = new WriteOptions().setDisableWAL(writeOptions.disableWAL());
     this.writeOptionsBy = new WriteOptions[Durability.values().length];
     for (Durability d : Durability.values()) {
-      writeOptionsBy[d.ordinal()] = new WriteOptions().setDisableWAL(d == Durability.NO_WAL).setSync(d == Durability.SYNC);
+      writeOptionsBy[d.ordinal()] = writeOptionsFor(d);
     }
     this.statistics = statistics;
     this.rewritePace = rewritePace;
@@ -665,6 +665,14 @@ final class RocksDbEngine implements Engine, EngineAdmin {
       }
       tuneLock.unlock();
     }
+  }
+
+  /**
+   * New write options for a durability: no WAL for {@code NO_WAL}, an fsync per write for {@code
+   * SYNC}. The store's own (made by the factory) and each batch's own come from here.
+   */
+  static WriteOptions writeOptionsFor(Durability durability) {
+    return new WriteOptions().setDisableWAL(durability == Durability.NO_WAL).setSync(durability == Durability.SYNC);
   }
 
   /** The shard's limiter on background writes (tests read its rate and counters). */

@@ -186,7 +186,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   @Override
   public Engine open(int shard, Path dir, boolean create) {
     Options options = newOptions();
-    WriteOptions writeOptions = new WriteOptions();
+    WriteOptions writeOptions = RocksDbEngine.writeOptionsFor(durability);
     Statistics shardStatistics = new Statistics(statistics);
     // The shard's own limiter on background writes: unpaced, except while the value-separation
     // tuner brings values back inline (RocksDbEngine#rewriteFilesBelow).
@@ -233,8 +233,6 @@ public final class RocksDbEngineFactory implements EngineFactory {
       }
       SeparationSettings effective = BlobOptionsMapping.read(options, separation);
       boolean overridden = !BlobOptionsMapping.sameOptions(effective, separation);
-      writeOptions.setDisableWAL(durability == Durability.NO_WAL);
-      writeOptions.setSync(durability == Durability.SYNC);
       // User data in the default column family, p2kv metadata in its own; both flush together
       // (atomic flush), so even without a WAL the files on disk hold a consistent prefix of the
       // shard's writes across the two.
