@@ -274,7 +274,7 @@ class OrderedReadModelTest {
 
   // ---------------------------------------------------------------- model
 
-  private static List<Map.Entry<byte[], byte[]>> expected(TreeMap<byte[], byte[]> model, byte[] lo, byte[] hi, int limit) {
+  static List<Map.Entry<byte[], byte[]>> expected(TreeMap<byte[], byte[]> model, byte[] lo, byte[] hi, int limit) {
     List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
     for (Map.Entry<byte[], byte[]> e : bounded(model, lo, hi).entrySet()) {
       if (out.size() >= limit) {
@@ -299,7 +299,7 @@ class OrderedReadModelTest {
     return m;
   }
 
-  private static void assertPairs(List<Map.Entry<byte[], byte[]>> expected, List<KeyValue> actual, String what) {
+  static void assertPairs(List<Map.Entry<byte[], byte[]>> expected, List<KeyValue> actual, String what) {
     assertEquals(expected.size(), actual.size(), what + " size");
     for (int i = 0; i < expected.size(); i++) {
       assertArrayEquals(expected.get(i).getKey(), actual.get(i).key(), what + " key " + i);
