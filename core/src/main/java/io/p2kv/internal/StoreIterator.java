@@ -508,11 +508,12 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
    * after that shard's seek, back to back, so each engine iterator walks its data blocks in one
    * run (while the block its seek found is still in the CPU's caches) instead of one entry per
    * merge step. The merge takes the entries from these buffers, and steps a cursor only once its
-   * share is used up. Costs at most a share per shard of entries read and not returned.
+   * share is used up. Costs at most a share per shard of entries read and not returned. A read of
+   * one shard is left as it was.
    */
   private void readAhead(int limit) {
     int share = limit / cursors.length;
-    if (share >= 2) {
+    if (cursors.length > 1 && share >= 2) { // one shard: the merge steps its only cursor anyway
       ahead = new ReadAhead(cursors.length, share - 1);
     }
   }
