@@ -135,10 +135,10 @@ final class Shard implements Completion.Helper {
   }
 
   /**
-   * Enqueues a sync caller's request; if the worker sleeps and its role is free, runs the worker's
-   * duty cycle on this thread until the request is complete instead of waking the worker (flat
-   * combining; {@link WorkerSignal}, {@link ShardWorker#runAsCaller}). Does not wait otherwise:
-   * the caller then awaits the request.
+   * Enqueues a sync caller's request; if the role is free and the worker sleeps or the request is
+   * alone in the queue, runs the worker's duty cycle on this thread until the request is complete
+   * instead of waking the worker (flat combining; {@link WorkerSignal#signalOrTake}, {@link
+   * ShardWorker#runAsCaller}). Does not wait otherwise: the caller then awaits the request.
    *
    * @throws StoreClosedException or StoreFailedException if the store is not open
    * @throws QueueFullException in fail-fast mode when the queue is full
@@ -148,8 +148,11 @@ final class Shard implements Completion.Helper {
     if (!queue.offer(r)) {
       offerSlow(r);
     }
-    if (signal.signalOrTake()) {
+    if (signal.signalOrTake(queue.size() <= 1)) {
       worker.runAsCaller(r);
+      takenAtSubmit += (TAKEN_ONE - takenAtSubmit) >> TAKEN_DECAY_SHIFT;
+    } else {
+      takenAtSubmit -= takenAtSubmit >> TAKEN_DECAY_SHIFT;
     }
     if (!store.isOpen()) {
       settleAfterClose(r);
@@ -157,8 +160,23 @@ final class Shard implements Completion.Helper {
   }
 
   /**
-   * Waits for a sync request {@link #submitSync} queued. While it polls, once it has waited
-   * {@link #TAKE_AFTER_NANOS}, the caller takes the worker role if it is free ({@link
+   * Waits for a sync request {@link #submitSync} queued.
+   *
+   * <p>First, if another caller holds the role (it is running a short duty cycle of its own) and
+   * no other waiter of this shard is spinning, the caller spins, without giving up its CPU, for
+   * up to {@link #callerSpinNanos}: until its request is complete, or the role is free, which it
+   * then takes to run the duty cycle itself. Yielding instead would hand the CPU to the threads
+   * that keep the cores busy, and the caller would run again only after their time slices
+   * (milliseconds with 8 reader threads on 2 cores) although the holder lets go within
+   * microseconds (docs/benchmarks/COMBINING.md, "Spinning while a caller holds the role"). One
+   * spinner per shard, and none while the worker thread holds the role (a batch under load) or
+   * for a virtual thread ({@code yieldNanos} 0), so that spinning never takes the CPU the holder
+   * needs. Nor while most recent sync requests were not taken at submit ({@link #takenAtSubmit}):
+   * then writes arrive in a steady stream that the worker batches, and 16 spinning writers on 2
+   * cores cost sync puts a third of their throughput.
+   *
+   * <p>Then it polls and parks ({@link Completion#await(long, Completion.Helper)}); once it has
+   * waited {@link #TAKE_AFTER_NANOS}, it takes the worker role if it is free ({@link
    * WorkerSignal#takeWhileWaiting}) and runs the duty cycle until its request is complete: the
    * worker thread is then between duty cycles but not running, and the request would wait for the
    * scheduler (milliseconds when the callers keep every core busy) instead of for the write.
@@ -167,8 +185,66 @@ final class Shard implements Completion.Helper {
    * @param yieldNanos the caller's polling window ({@link Completion#await(long)})
    */
   void awaitSync(Request r, long yieldNanos) {
+    if (yieldNanos > 0 && takenAtSubmit >= SPIN_TAKEN_SHARE && !r.isDone() && signal.startSpinning()) {
+      boolean took;
+      try {
+        took = spinWhileACallerHolds(r);
+      } finally {
+        signal.stopSpinning();
+      }
+      if (took) {
+        worker.runAsCaller(r);
+      }
+    }
     r.await(yieldNanos, this);
   }
+
+  /**
+   * The spin of {@link #awaitSync}.
+   *
+   * @return true if the caller took the role (it must run the duty cycle)
+   */
+  private boolean spinWhileACallerHolds(Request r) {
+    long start = System.nanoTime();
+    while (!r.isDone()) {
+      int role = signal.role();
+      if (role == WorkerSignal.FREE) {
+        if (store.isOpen() && signal.takeWhileWaiting()) {
+          return true;
+        }
+      } else if (role != WorkerSignal.CALLER || System.nanoTime() - start > callerSpinNanos) {
+        return false;
+      }
+      Thread.onSpinWait();
+    }
+    return false;
+  }
+
+  /**
+   * How long a sync caller spins while another caller holds the role: a few duty cycles of a
+   * caller (one RocksDB write of a small batch takes 5-20 us here); past it the holder has lost
+   * its CPU, and the caller yields as before.
+   */
+  static final long CALLER_SPIN_NANOS = 30_000;
+
+  /** {@link #CALLER_SPIN_NANOS}; tests set it longer, to step through a spin without a time limit. */
+  long callerSpinNanos = CALLER_SPIN_NANOS;
+
+  /** {@link #takenAtSubmit} of 1: every recent sync request was taken at submit. */
+  private static final int TAKEN_ONE = 1 << 10;
+  /** Each sync request moves {@link #takenAtSubmit} 1/16 of the way to 0 or 1. */
+  private static final int TAKEN_DECAY_SHIFT = 4;
+  /** Callers spin only while at least 3 in 4 recent sync requests were taken at submit. */
+  private static final int SPIN_TAKEN_SHARE = TAKEN_ONE * 3 / 4;
+
+  /**
+   * The share of recent sync requests whose caller took the role at submit, as a moving average
+   * in units of 1/{@link #TAKEN_ONE}: near 1 when writes are rare beside other work (a collision
+   * with another caller's short duty cycle is the exception, worth a spin), low when the worker
+   * batches a steady stream of writes (waiters must leave it the CPU). Updated by every sync
+   * caller without synchronization: lost updates only blur a heuristic.
+   */
+  int takenAtSubmit = TAKEN_ONE;
 
   @Override
   public void helpWhileWaiting(Completion r, long waitedNanos) {

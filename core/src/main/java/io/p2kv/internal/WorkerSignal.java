@@ -23,11 +23,12 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link #CALLER}), or {@link #RETIRED} for good. The worker thread takes it ({@link
  * #tryTakeAsWorker}, a CAS) for each duty cycle and lets it go after ({@link #releaseAsWorker}). A
  * sync caller that has just enqueued and finds the worker not busy ({@link #IDLE}: it found no work
- * and is polling, or {@link #PARKING}) takes it instead ({@link #signalOrTake}, one CAS) and runs
+ * and is polling, or {@link #PARKING}), or its request alone in the queue, takes it instead ({@link
+ * #signalOrTake}, one CAS) and runs
  * the duty cycle on its own thread: it saves the cross-core wake-up of a parked worker, and the
  * wait for a polling worker to get a CPU again among busy callers (milliseconds on 2 cores with
- * 8-32 callers, docs/benchmarks/COMBINING.md). A busy worker ({@link #BUSY}) keeps the role, so
- * under load requests still queue up and batch behind it. Then the caller lets go with {@link
+ * 8-32 callers, docs/benchmarks/COMBINING.md). A busy worker ({@link #BUSY}) with requests queued
+ * keeps the role, so under load requests still queue up and batch behind it. Then the caller lets go with {@link
  * #releaseAsCaller}. The CAS that takes the role and the
  * volatile write that frees it order every holder's writes to the worker's state before the next
  * holder's reads: the state moves with the role.
@@ -86,6 +87,8 @@ final class WorkerSignal {
   /** {@link #BUSY}, {@link #PARKING} or {@link #IDLE}; only the worker sets a non-zero value. */
   private final AtomicInteger sleeping = new AtomicInteger();
   private final AtomicInteger role = new AtomicInteger(FREE);
+  /** 1 while a waiting caller spins ({@link #startSpinning}); one spinner per shard. */
+  private final AtomicInteger spinner = new AtomicInteger();
   private volatile Thread worker;
 
   WorkerSignal() {
@@ -116,15 +119,20 @@ final class WorkerSignal {
   }
 
   /**
-   * After enqueueing a request: if the worker is not busy (idle or parking) and the role free,
-   * takes the role for the caller instead of waking the worker. If the worker is busy it will see
-   * the request; if the role is held, its holder will (a parked worker stays parked).
+   * After enqueueing a request: if the role is free and either the worker is not busy (idle or
+   * parking) or the caller's request is alone in the queue, takes the role for the caller instead
+   * of waking the worker. A busy worker keeps the role while requests queue up behind it, so they
+   * batch; a request alone has nothing to batch with, and a busy worker between duty cycles would
+   * run it as a batch of one once it gets a CPU again (milliseconds when the callers keep every
+   * core busy). If the worker keeps the role it will see the request; if the role is held, its
+   * holder will (a parked worker stays parked).
    *
+   * @param alone whether the caller's request was the only one queued after it enqueued
    * @return true if the caller now holds the role: it must run the duty cycle and then call {@link
    *     #releaseAsCaller}
    */
-  boolean signalOrTake() {
-    return sleeping.get() != BUSY && role.get() == FREE && role.compareAndSet(FREE, CALLER);
+  boolean signalOrTake(boolean alone) {
+    return (alone || sleeping.get() != BUSY) && role.get() == FREE && role.compareAndSet(FREE, CALLER);
   }
 
   /**
@@ -137,6 +145,38 @@ final class WorkerSignal {
    */
   boolean takeWhileWaiting() {
     return role.get() == FREE && role.compareAndSet(FREE, CALLER);
+  }
+
+  /**
+   * The role's current holder: {@link #FREE}, {@link #WORKER}, {@link #CALLER} or {@link #RETIRED}.
+   *
+   * @return the role's state
+   */
+  int role() {
+    return role.get();
+  }
+
+  /**
+   * A waiting sync caller asks to be the shard's one spinner ({@link Shard#awaitSync}).
+   *
+   * @return true if it is; it must call {@link #stopSpinning} when it stops
+   */
+  boolean startSpinning() {
+    return spinner.get() == 0 && spinner.compareAndSet(0, 1);
+  }
+
+  /** The spinner stops spinning: another waiter may spin. */
+  void stopSpinning() {
+    spinner.set(0);
+  }
+
+  /**
+   * Whether a waiting caller spins (tests).
+   *
+   * @return true while one does
+   */
+  boolean isSpinning() {
+    return spinner.get() != 0;
   }
 
   /**

@@ -200,14 +200,17 @@ class WorkerRoleTest {
   @Test
   void shouldLetAWaitingCallerTakeTheFreeRoleWhenTheBusyWorkerDoesNotRun() throws Exception {
     // The worker thread never runs (not started): its signal says busy, as a worker preempted
-    // between duty cycles does, so a caller cannot take the role when it enqueues...
+    // between duty cycles does, and a request is queued already, so a caller cannot take the
+    // role when it enqueues (the busy worker keeps it to batch the two)...
     assertFalse(signal.isSleeping());
+    FutureListener<Void> queued = new FutureListener<>();
+    shard.submit(new Request.Put(new byte[] {5}, new byte[] {50}, queued));
     Request.Put put = new Request.Put(new byte[] {4}, new byte[] {40}, null);
     CompletableFuture<Object> done = new CompletableFuture<>();
     Thread caller = new Thread(() -> {
       try {
         shard.submitSync(put);
-        assertFalse(put.isDone(), "not taken at submit: the worker looked busy");
+        assertFalse(put.isDone(), "not taken at submit: the worker looked busy with a request queued");
         // ...but while it polls (a window far longer than the test's timeout, so it never
         // parks), it takes the free role and executes its request itself.
         shard.awaitSync(put, TimeUnit.SECONDS.toNanos(10 * TIMEOUT_S));
@@ -219,10 +222,94 @@ class WorkerRoleTest {
     caller.setDaemon(true); // if the request is lost, the failed test leaves no thread behind
     caller.start();
     join(done);
+    assertTrue(queued.isDone(), "the queued request ran in the caller's duty cycle too");
     assertEquals(List.of("caller-w"), engine.threads, "executed on the waiting caller's thread");
+    assertEquals(List.of("batch:2"), engine.calls);
+    assertTrue(signal.takeWhileWaiting(), "the caller let the role go");
+    signal.releaseAsCaller(shard.worker);
+  }
+
+  @Test
+  void shouldTakeTheFreeRoleAtSubmitWhenTheRequestIsAloneAndTheBusyWorkerDoesNotRun() throws Exception {
+    // The worker thread never runs: its signal says busy, as a worker preempted between duty
+    // cycles does. With nothing else queued there is nothing to batch, so the caller takes the
+    // free role at once instead of waiting for the worker to get a CPU.
+    assertFalse(signal.isSleeping());
+    Request.Put put = new Request.Put(new byte[] {4}, new byte[] {40}, null);
+    CompletableFuture<Boolean> doneAtSubmit = new CompletableFuture<>();
+    Thread caller = new Thread(() -> {
+      try {
+        shard.submitSync(put);
+        doneAtSubmit.complete(put.isDone());
+      } catch (Throwable e) {
+        doneAtSubmit.completeExceptionally(e);
+      }
+    }, "caller-s");
+    caller.setDaemon(true);
+    caller.start();
+    assertTrue(join(doneAtSubmit).equals(Boolean.TRUE), "executed within submitSync, before any wait");
+    assertEquals(List.of("caller-s"), engine.threads, "executed on the caller's thread");
     assertEquals(List.of("put"), engine.calls);
     assertTrue(signal.takeWhileWaiting(), "the caller let the role go");
     signal.releaseAsCaller(shard.worker);
+  }
+
+  @Test
+  void shouldLetOneWaitingCallerSpinWhileACallerHoldsTheRoleAndTakeItWhenFreed() throws Exception {
+    // The worker thread never runs, so nothing but the callers executes: a request left to the
+    // worker would never complete.
+    shard.callerSpinNanos = TimeUnit.SECONDS.toNanos(10 * TIMEOUT_S);
+    CompletableFuture<Object> a = syncCall("caller-a", new Request.Put(GATED, new byte[] {10}, null), null);
+    await(engine.entered); // caller-a took the role at submit (its put was alone) and is held inside it
+
+    // caller-b enqueues behind the held role and spins; its poll window is tiny, so without the
+    // spin it would park at once and never run its request.
+    Request.Put putB = new Request.Put(new byte[] {2}, new byte[] {20}, null);
+    CompletableFuture<Object> b = waitingCall("caller-b", putB);
+    awaitCondition(signal::isSpinning);
+
+    // caller-c enqueues too, finds a spinner already, and parks: one spinner per shard.
+    Request.Put putC = new Request.Put(new byte[] {3}, new byte[] {30}, null);
+    CompletableFuture<Object> c = waitingCall("caller-c", putC);
+    awaitCondition(() -> threadNamed("caller-c").getState() == Thread.State.WAITING);
+    assertTrue(signal.isSpinning(), "caller-b still spins");
+
+    // caller-a lets go: the spinner takes the free role and runs b and c as one batch.
+    engine.gate.countDown();
+    join(a);
+    join(b);
+    join(c);
+    assertEquals(List.of("put", "batch:2"), engine.calls);
+    assertEquals(List.of("caller-a", "caller-b"), engine.threads, "the spinner ran the batch on its own thread");
+    assertFalse(signal.isSpinning(), "the spinner stopped spinning");
+    assertTrue(signal.takeWhileWaiting(), "the spinner let the role go");
+    signal.releaseAsCaller(shard.worker);
+  }
+
+  private static Thread threadNamed(String name) {
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals(name)) {
+        return t;
+      }
+    }
+    throw new AssertionError("no thread " + name);
+  }
+
+  /** A sync call that waits as {@code RequestDispatcher.call} does, with a 1 ns poll window. */
+  private CompletableFuture<Object> waitingCall(String name, Request r) {
+    CompletableFuture<Object> done = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        shard.submitSync(r);
+        shard.awaitSync(r, 1);
+        done.complete(r.resultOrThrow());
+      } catch (Throwable e) {
+        done.completeExceptionally(e);
+      }
+    }, name);
+    t.setDaemon(true);
+    t.start();
+    return done;
   }
 
   @Test
@@ -250,7 +337,7 @@ class WorkerRoleTest {
     assertEquals(List.of("caller-a", workerThread.getName()), engine.threads);
     assertTrue(shard.worker.isTerminated());
     assertTrue(signal.isRetired());
-    assertFalse(signal.signalOrTake(), "no caller takes the role of an ended worker");
+    assertFalse(signal.signalOrTake(true), "no caller takes the role of an ended worker");
   }
 
   @Test
