@@ -20,15 +20,17 @@ import org.openjdk.jcstress.infra.results.I_Result;
  * the producer sees it asleep and unparks it.
  *
  * <h2>Why not termination mode</h2>
- * {@code park} parks with a 100 ms safety timeout, so a lost wake-up only makes the worker 100 ms
- * late; it always terminates, and jcstress's STALE needs 30 s. {@code WorkerSignal} is final and its
- * timeout a constant, so the test may not lengthen it. Instead it measures: the worker times each
+ * {@code park} parks with a safety timeout, so a lost wake-up only makes the worker late; it always
+ * terminates, and jcstress's STALE needs 30 s. Instead the test measures: the worker times each
  * {@code park} that found no work, the producer notes when its {@code signal()} returned, and the
- * arbiter classifies. A lost wake-up is a park that lasted the whole safety timeout (at least
- * {@value #TIMED_OUT_MS} ms) and ended at least {@value #LATE_MS} ms after the producer had
- * signalled: a signalled worker is runnable again within microseconds, so that much lateness means
- * the unpark never came. (A producer that was itself descheduled for the timeout, and signalled
- * only just before the worker's park ran out, is outcome 3, allowed.)
+ * arbiter classifies. The signal is built with a safety timeout of {@value #SAFETY_PARK_MS} ms (the
+ * test-only constructor) instead of the store's 100 ms: with 100 ms, one trial in 11 M on a loaded
+ * 2-core machine was a worker woken in time but left without a CPU for over 50 ms, which the
+ * classification cannot tell from a lost wake-up. A lost wake-up is a park that lasted at least
+ * {@value #TIMED_OUT_MS} ms and ended at least {@value #LATE_MS} ms after the producer had
+ * signalled: a signalled worker is runnable again at once, so that much lateness means the unpark
+ * never came. (A producer that was itself descheduled for that long, and signalled only just
+ * before the worker's park ran out, is outcome 3, allowed.)
  *
  * <p>Result: 0 = the worker never parked (it saw the work on a re-check); 1 = it parked and the
  * signal woke it; 2 = lost wake-up; 3 = the safety timeout ran out, but the producer signalled
@@ -37,14 +39,15 @@ import org.openjdk.jcstress.infra.results.I_Result;
 @JCStressTest
 @Outcome(id = "0", expect = ACCEPTABLE, desc = "The worker saw the work when it re-checked after announcing sleep; no park.")
 @Outcome(id = "1", expect = ACCEPTABLE, desc = "The worker parked, and the producer's signal() woke it.")
-@Outcome(id = "2", expect = FORBIDDEN, desc = "Lost wake-up: the worker slept through the 100 ms safety timeout although the producer had signalled.")
+@Outcome(id = "2", expect = FORBIDDEN, desc = "Lost wake-up: the worker slept through the safety timeout although the producer had signalled.")
 @Outcome(id = "3", expect = ACCEPTABLE_INTERESTING, desc = "The safety timeout ran out, but only because the producer signalled late (scheduling).")
 @State
 public class WorkerSignalTest {
-  static final long TIMED_OUT_MS = 90;
-  static final long LATE_MS = 50;
+  static final long SAFETY_PARK_MS = 10_000;
+  static final long TIMED_OUT_MS = 5_000;
+  static final long LATE_MS = 2_000;
 
-  private final WorkerSignal signal = new WorkerSignal();
+  private final WorkerSignal signal = new WorkerSignal(TimeUnit.MILLISECONDS.toNanos(SAFETY_PARK_MS));
   private volatile boolean work;
   private volatile long signalledAt;
 
