@@ -148,14 +148,28 @@ final class Shard implements Completion.Helper {
     if (!queue.offer(r)) {
       offerSlow(r);
     }
-    if (signal.signalOrTake(queue.size() <= 1)) {
+    // The queue's size is read only when the worker looks busy: alone, the request has nothing
+    // to batch with.
+    boolean taken = signal.signalOrTake() || (queue.size() <= 1 && signal.takeWhileWaiting());
+    if (taken) {
       worker.runAsCaller(r);
-      takenAtSubmit += (TAKEN_ONE - takenAtSubmit) >> TAKEN_DECAY_SHIFT;
-    } else {
-      takenAtSubmit -= takenAtSubmit >> TAKEN_DECAY_SHIFT;
     }
+    noteTakenAtSubmit(taken);
     if (!store.isOpen()) {
       settleAfterClose(r);
+    }
+  }
+
+  /**
+   * Moves {@link #takenAtSubmit} 1/16 of the way towards 1 or 0. Writes the field only when the
+   * value changes, so that callers do not keep taking the cache line of this shard's read-mostly
+   * fields from each other once the average has settled at 1 (rare writes) or 0.
+   */
+  private void noteTakenAtSubmit(boolean taken) {
+    int share = takenAtSubmit;
+    int next = taken ? share + ((TAKEN_ONE - share) >> TAKEN_DECAY_SHIFT) : share - (share >> TAKEN_DECAY_SHIFT);
+    if (next != share) {
+      takenAtSubmit = next;
     }
   }
 

@@ -23,15 +23,16 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link #CALLER}), or {@link #RETIRED} for good. The worker thread takes it ({@link
  * #tryTakeAsWorker}, a CAS) for each duty cycle and lets it go after ({@link #releaseAsWorker}). A
  * sync caller that has just enqueued and finds the worker not busy ({@link #IDLE}: it found no work
- * and is polling, or {@link #PARKING}), or its request alone in the queue, takes it instead ({@link
- * #signalOrTake}, one CAS) and runs
+ * and is polling, or {@link #PARKING}) takes it instead ({@link #signalOrTake}, one CAS) and runs
  * the duty cycle on its own thread: it saves the cross-core wake-up of a parked worker, and the
  * wait for a polling worker to get a CPU again among busy callers (milliseconds on 2 cores with
- * 8-32 callers, docs/benchmarks/COMBINING.md). A busy worker ({@link #BUSY}) with requests queued
- * keeps the role, so under load requests still queue up and batch behind it. Then the caller lets go with {@link
- * #releaseAsCaller}. The CAS that takes the role and the
- * volatile write that frees it order every holder's writes to the worker's state before the next
- * holder's reads: the state moves with the role.
+ * 8-32 callers, docs/benchmarks/COMBINING.md). A busy worker ({@link #BUSY}) keeps the role, so
+ * under load requests still queue up and batch behind it; a caller whose request is alone in the
+ * queue (nothing to batch it with) or that has waited takes it whatever the worker's state ({@link
+ * #takeWhileWaiting}, {@link Shard#submitSync}). Then the caller lets go with {@link
+ * #releaseAsCaller}. The CAS that takes the role and the volatile write that frees it order every
+ * holder's writes to the worker's state before the next holder's reads: the state moves with the
+ * role.
  *
  * <p>Who is responsible for queued work at each moment, so that none is lost:
  *
@@ -119,27 +120,23 @@ final class WorkerSignal {
   }
 
   /**
-   * After enqueueing a request: if the role is free and either the worker is not busy (idle or
-   * parking) or the caller's request is alone in the queue, takes the role for the caller instead
-   * of waking the worker. A busy worker keeps the role while requests queue up behind it, so they
-   * batch; a request alone has nothing to batch with, and a busy worker between duty cycles would
-   * run it as a batch of one once it gets a CPU again (milliseconds when the callers keep every
-   * core busy). If the worker keeps the role it will see the request; if the role is held, its
-   * holder will (a parked worker stays parked).
+   * After enqueueing a request: if the worker is not busy (idle or parking) and the role free,
+   * takes the role for the caller instead of waking the worker. If the worker is busy it will see
+   * the request; if the role is held, its holder will (a parked worker stays parked).
    *
-   * @param alone whether the caller's request was the only one queued after it enqueued
    * @return true if the caller now holds the role: it must run the duty cycle and then call {@link
    *     #releaseAsCaller}
    */
-  boolean signalOrTake(boolean alone) {
-    return (alone || sleeping.get() != BUSY) && role.get() == FREE && role.compareAndSet(FREE, CALLER);
+  boolean signalOrTake() {
+    return sleeping.get() != BUSY && takeWhileWaiting();
   }
 
   /**
-   * A sync caller whose request is still pending after it yielded: takes the role if it is free,
-   * whatever the worker's state. A worker thread that is runnable but not running (descheduled
-   * between duty cycles, on a machine whose cores the callers keep busy) would otherwise hold the
-   * request back until the scheduler runs it again.
+   * A sync caller whose request is alone in the queue, or still pending after it yielded: takes
+   * the role if it is free, whatever the worker's state. A worker thread that is runnable but not
+   * running (descheduled between duty cycles, on a machine whose cores the callers keep busy) would
+   * otherwise hold the request back until the scheduler runs it again, and a lone request has
+   * nothing a busy worker could batch it with.
    *
    * @return true if the caller now holds the role (same duty as {@link #signalOrTake})
    */

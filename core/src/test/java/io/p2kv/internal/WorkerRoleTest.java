@@ -12,6 +12,7 @@ import io.p2kv.Pinning;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.StoreFailedException;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -100,17 +101,19 @@ class WorkerRoleTest {
   /** Starts the worker thread and waits until it has announced sleep and parked. */
   private void startAndAwaitParked() {
     shard.start();
-    Thread[] found = new Thread[1];
-    awaitCondition(() -> {
-      for (Thread t : Thread.getAllStackTraces().keySet()) {
-        if (t instanceof Shard.ShardThread && t.getName().equals(shard.worker.roleName())) {
-          found[0] = t;
-        }
-      }
-      return found[0] != null;
-    });
-    workerThread = found[0];
+    awaitCondition(() -> findThread(shard.worker.roleName()) instanceof Shard.ShardThread);
+    workerThread = findThread(shard.worker.roleName());
     awaitParked();
+  }
+
+  /** The live thread of that name, or null. */
+  private static Thread findThread(String name) {
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals(name)) {
+        return t;
+      }
+    }
+    return null;
   }
 
   /** Waits until the worker announced sleep and is parked (no timeout on its park). */
@@ -130,19 +133,32 @@ class WorkerRoleTest {
 
   /** A sync call on a thread of its own, as {@code RequestDispatcher.call} makes it. */
   private CompletableFuture<Object> syncCall(String name, Request r, CountDownLatch submitted) {
-    CompletableFuture<Object> done = new CompletableFuture<>();
+    return onThread(name, () -> {
+      shard.submitSync(r);
+      if (submitted != null) {
+        submitted.countDown();
+      }
+      r.await(0);
+      return r.resultOrThrow();
+    });
+  }
+
+  /**
+   * Runs {@code body} on a new daemon thread of that name (if a request is lost, the failed test
+   * leaves no thread behind).
+   *
+   * @return completes with what {@code body} returns, or exceptionally with what it throws
+   */
+  private static <T> CompletableFuture<T> onThread(String name, Callable<T> body) {
+    CompletableFuture<T> done = new CompletableFuture<>();
     Thread t = new Thread(() -> {
       try {
-        shard.submitSync(r);
-        if (submitted != null) {
-          submitted.countDown();
-        }
-        r.await(0);
-        done.complete(r.resultOrThrow());
+        done.complete(body.call());
       } catch (Throwable e) {
         done.completeExceptionally(e);
       }
     }, name);
+    t.setDaemon(true);
     t.start();
     return done;
   }
@@ -206,21 +222,14 @@ class WorkerRoleTest {
     FutureListener<Void> queued = new FutureListener<>();
     shard.submit(new Request.Put(new byte[] {5}, new byte[] {50}, queued));
     Request.Put put = new Request.Put(new byte[] {4}, new byte[] {40}, null);
-    CompletableFuture<Object> done = new CompletableFuture<>();
-    Thread caller = new Thread(() -> {
-      try {
-        shard.submitSync(put);
-        assertFalse(put.isDone(), "not taken at submit: the worker looked busy with a request queued");
-        // ...but while it polls (a window far longer than the test's timeout, so it never
-        // parks), it takes the free role and executes its request itself.
-        shard.awaitSync(put, TimeUnit.SECONDS.toNanos(10 * TIMEOUT_S));
-        done.complete(put.resultOrThrow());
-      } catch (Throwable e) {
-        done.completeExceptionally(e);
-      }
-    }, "caller-w");
-    caller.setDaemon(true); // if the request is lost, the failed test leaves no thread behind
-    caller.start();
+    CompletableFuture<Object> done = onThread("caller-w", () -> {
+      shard.submitSync(put);
+      assertFalse(put.isDone(), "not taken at submit: the worker looked busy with a request queued");
+      // ...but while it polls (a window far longer than the test's timeout, so it never parks),
+      // it takes the free role and executes its request itself.
+      shard.awaitSync(put, TimeUnit.SECONDS.toNanos(10 * TIMEOUT_S));
+      return put.resultOrThrow();
+    });
     join(done);
     assertTrue(queued.isDone(), "the queued request ran in the caller's duty cycle too");
     assertEquals(List.of("caller-w"), engine.threads, "executed on the waiting caller's thread");
@@ -236,17 +245,10 @@ class WorkerRoleTest {
     // free role at once instead of waiting for the worker to get a CPU.
     assertFalse(signal.isSleeping());
     Request.Put put = new Request.Put(new byte[] {4}, new byte[] {40}, null);
-    CompletableFuture<Boolean> doneAtSubmit = new CompletableFuture<>();
-    Thread caller = new Thread(() -> {
-      try {
-        shard.submitSync(put);
-        doneAtSubmit.complete(put.isDone());
-      } catch (Throwable e) {
-        doneAtSubmit.completeExceptionally(e);
-      }
-    }, "caller-s");
-    caller.setDaemon(true);
-    caller.start();
+    CompletableFuture<Boolean> doneAtSubmit = onThread("caller-s", () -> {
+      shard.submitSync(put);
+      return put.isDone();
+    });
     assertTrue(join(doneAtSubmit).equals(Boolean.TRUE), "executed within submitSync, before any wait");
     assertEquals(List.of("caller-s"), engine.threads, "executed on the caller's thread");
     assertEquals(List.of("put"), engine.calls);
@@ -271,7 +273,10 @@ class WorkerRoleTest {
     // caller-c enqueues too, finds a spinner already, and parks: one spinner per shard.
     Request.Put putC = new Request.Put(new byte[] {3}, new byte[] {30}, null);
     CompletableFuture<Object> c = waitingCall("caller-c", putC);
-    awaitCondition(() -> threadNamed("caller-c").getState() == Thread.State.WAITING);
+    awaitCondition(() -> {
+      Thread t = findThread("caller-c");
+      return t != null && t.getState() == Thread.State.WAITING;
+    });
     assertTrue(signal.isSpinning(), "caller-b still spins");
 
     // caller-a lets go: the spinner takes the free role and runs b and c as one batch.
@@ -286,30 +291,13 @@ class WorkerRoleTest {
     signal.releaseAsCaller(shard.worker);
   }
 
-  private static Thread threadNamed(String name) {
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getName().equals(name)) {
-        return t;
-      }
-    }
-    throw new AssertionError("no thread " + name);
-  }
-
   /** A sync call that waits as {@code RequestDispatcher.call} does, with a 1 ns poll window. */
   private CompletableFuture<Object> waitingCall(String name, Request r) {
-    CompletableFuture<Object> done = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
-      try {
-        shard.submitSync(r);
-        shard.awaitSync(r, 1);
-        done.complete(r.resultOrThrow());
-      } catch (Throwable e) {
-        done.completeExceptionally(e);
-      }
-    }, name);
-    t.setDaemon(true);
-    t.start();
-    return done;
+    return onThread(name, () -> {
+      shard.submitSync(r);
+      shard.awaitSync(r, 1);
+      return r.resultOrThrow();
+    });
   }
 
   @Test
@@ -337,7 +325,8 @@ class WorkerRoleTest {
     assertEquals(List.of("caller-a", workerThread.getName()), engine.threads);
     assertTrue(shard.worker.isTerminated());
     assertTrue(signal.isRetired());
-    assertFalse(signal.signalOrTake(true), "no caller takes the role of an ended worker");
+    assertFalse(signal.signalOrTake(), "no caller takes the role of an ended worker");
+    assertFalse(signal.takeWhileWaiting(), "not even a lone request's caller or one that has waited");
   }
 
   @Test

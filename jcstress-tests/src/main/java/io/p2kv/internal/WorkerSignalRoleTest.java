@@ -27,8 +27,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * releaseAsWorker}; if it executed nothing (no work, or a caller holds the role), {@code
  * park(hasWork)}. The {@code caller} actor is a sync caller: it waits a random while (up to the
  * moment the worker announced sleep, or a few microseconds), enqueues one item and calls {@code
- * signalOrTake} (which may take the role from a busy worker when the caller's item is alone in the
- * queue); if it gets the role it executes one item only (a bounded duty cycle that leaves
+ * signalOrTake}, or, when its item is alone in the queue, {@code takeWhileWaiting} (which takes the
+ * role from a busy worker too); if it gets the role it executes one item only (a bounded duty cycle that leaves
  * the worker's item behind, when that one was queued after its own) and {@code releaseAsCaller}.
  * The interesting race: the worker finds the role held and parks without looking at the queue,
  * so the caller must re-check the queue when it lets go, and wake it.
@@ -131,7 +131,7 @@ public class WorkerSignalRoleTest {
     // Alone in the queue (the worker's item executed or not yet enqueued): the caller may take
     // the free role even from a busy worker, as Shard.submitSync lets it.
     boolean alone = pending.incrementAndGet() == 1;
-    if (signal.signalOrTake(alone)) {
+    if (signal.signalOrTake() || (alone && signal.takeWhileWaiting())) {
       execute(1);
       signal.releaseAsCaller(this::hasWork);
     }
