@@ -26,6 +26,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * RocksDB instance, with no queue and no hand-off. The ceiling a single p2kv worker can reach;
  * scores are puts per second.
  *
+ * <p>{@code batch} splits each invocation's 32 puts into engine writes of that many puts (32: one
+ * WriteBatch of 32, the limit; 1: 32 single-put writes): the CPU per put at two batch sizes gives
+ * RocksDB's cost per engine write and per key (docs/benchmarks/SCALING.md), and {@code
+ * durability=NO_WAL} against {@code WAL} the write-ahead log's share.
+ *
  * <p>Run: {@code java -jar jmh-benchmarks/target/benchmarks.jar BatchLimitBenchmark -p
  * valueBytes=112 -p durability=WAL}
  */
@@ -45,6 +50,10 @@ public class BatchLimitBenchmark {
   @Param({"WAL", "SYNC"})
   public String durability;
 
+  /** Puts per engine write: 1, 2, 4, 8, 16 or 32 (a divisor of 32). */
+  @Param({"32"})
+  public int batch;
+
   RocksBaseline db;
   SplittableRandom rnd;
   byte[] value;
@@ -55,6 +64,9 @@ public class BatchLimitBenchmark {
     db = RocksBaseline.open("rocksdb", Durability.valueOf(durability), Stores.MEMORY_BUDGET_BYTES);
     rnd = new SplittableRandom(99);
     value = BenchData.value(valueBytes, rnd);
+    if (batch < 1 || 32 % batch != 0) {
+      throw new IllegalArgumentException("batch must divide 32, got " + batch);
+    }
   }
 
   @TearDown(Level.Trial)
@@ -69,6 +81,8 @@ public class BatchLimitBenchmark {
     for (int i = 0; i < 32; i++) {
       keys.add(BenchData.randomKey(rnd));
     }
-    db.writeBatch(keys, value);
+    for (int from = 0; from < 32; from += batch) {
+      db.writeBatch(keys.subList(from, from + batch), value);
+    }
   }
 }
