@@ -1,7 +1,6 @@
 package io.p2kv.kafka;
 
 import io.p2kv.Batch;
-import io.p2kv.Durability;
 import io.p2kv.KvIterator;
 import io.p2kv.P2kv;
 import java.io.File;
@@ -47,21 +46,26 @@ import org.slf4j.LoggerFactory;
  * store, a key range of the application instance's shared p2kv store (see {@link SharedStore}).
  *
  * <h2>Write buffer</h2>
- * Writes ({@code put}, {@code putAll}, {@code delete}) go to a buffer of the task's store and
- * reach p2kv as one atomic batch when it holds {@value #WRITE_BUFFER_RECORDS} writes or {@value
- * #WRITE_BUFFER_BYTES} bytes, when Kafka flushes or commits the store (before each commit of the
- * task), before every range, scan or count, and at close. Point reads, the stream thread's and
- * interactive queries', see buffered writes. A sync hand-off to a shard worker per record would
- * cost more than the write itself; Kafka's own RocksDB store likewise keeps writes in memory (its
- * write-ahead log is off) until it flushes at commit, which is all the durability Kafka Streams
- * asks of a store: the changelog holds every write, and an uncommitted one is restored from it.
- * Restores write one batch per batch of changelog records, without waiting: the next batch is
- * fetched while p2kv writes the last one (one in flight; every read and write waits for it).
- * Restored batches skip p2kv's write-ahead log ({@code Durability.NO_WAL} per batch), as Kafka's
- * RocksDB store restores (and writes) with its WAL off: the changelog is the source of truth. The
- * next {@link #commit} flushes the shared store before it writes the offsets, so an offset is
- * never recorded for a restored record that a crash could still lose; a crash before that commit
- * loses at most records after the recorded offset, which the next restore replays.
+ * Writes ({@code put}, {@code putAll}, {@code delete}) go to a buffer of the task's store, which
+ * keeps the last write of each key, and reach p2kv as one atomic batch, in key order, when it
+ * holds {@value #WRITE_BUFFER_RECORDS} keys or {@value #WRITE_BUFFER_BYTES} bytes, when Kafka
+ * flushes or commits the store (before each commit of the task), before every range, scan or
+ * count, and at close. Point reads, the stream thread's and interactive queries', see buffered
+ * writes. A sync hand-off to a shard worker per record would cost more than the write itself;
+ * Kafka's own RocksDB store likewise keeps writes in memory (its write-ahead log is off) until it
+ * flushes at commit, which is all the durability Kafka Streams asks of a store: the changelog
+ * holds every write, and an uncommitted one is restored from it. Restores write one batch per
+ * batch of changelog records, in key order, without waiting: the next batch is fetched while p2kv
+ * writes the last one (one in flight; every read and write waits for it). Key order: RocksDB
+ * inserts a batch's keys into its memtable faster in key order, each insert starting where the
+ * last one ended (see {@link #inKeyOrder}).
+ *
+ * <p>Restored batches go through p2kv's write-ahead log like every other write, so a commit's
+ * offsets never count a restored record a crash could lose and no commit needs to flush. Writing
+ * them without the log was measured slower (docs/benchmarks/KAFKA-STREAMS.md, "Where a restore
+ * spends its time"): every task's first commit after its restore then had to flush the shared
+ * store, 32 flushes of every task's restored data so far, whose small files set off compactions
+ * during the rest of the restore, while the log costs a sequential append.
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
  * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
@@ -94,21 +98,19 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private final Position position = Position.emptyPosition();
   /** Guards the write buffer: the task's stream thread writes, interactive queries read. */
   private final Object bufferLock = new Object();
-  /** The buffered writes by user key, a null value a delete: what reads see before p2kv does. */
-  private final Map<Bytes, byte[]> buffered = new HashMap<>();
-  /** The same writes in order, as store keys (checked by p2kv's limits as they come). */
-  private Batch buffer = new Batch();
+  /**
+   * The buffered writes by user key, the last write of each (a null value a delete), with its store
+   * key: what reads see before p2kv does.
+   */
+  private final Map<Bytes, Batch.Op> buffered = new HashMap<>();
   private long bufferedBytes;
+  /** Checks each buffered write against p2kv's limits when it comes (an empty batch between uses). */
+  private final Batch limitsCheck = new Batch();
   /**
    * The last restore batch's write, still running while Kafka fetches the next batch (one in
    * flight); everything that reads or writes p2kv waits for it first.
    */
   private volatile CompletableFuture<Void> restoring = CompletableFuture.completedFuture(null);
-  /**
-   * Whether restored records were written without p2kv's log since the shared store was last
-   * flushed for this store: the next {@link #commit} flushes before it writes offsets.
-   */
-  private volatile boolean restoredUnflushed;
   private volatile boolean open;
   private SharedStore shared;
   private P2kv store;
@@ -183,18 +185,15 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * written, and returns without waiting: the restoring thread fetches the next batch meanwhile.
    */
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
-    Batch batch = new Batch();
+    Batch.Op[] ops = new Batch.Op[records.size()];
+    int n = 0;
     for (ConsumerRecord<byte[], byte[]> r : records) {
-      if (r.value() == null) {
-        batch.delete(keys.data(r.key()));
-      } else {
-        batch.put(keys.data(r.key()), r.value());
-      }
+      ops[n++] = new Batch.Op(keys.data(r.key()), r.value());
     }
+    Batch batch = inKeyOrder(ops);
     awaitRestoreWrite();
     if (!batch.isEmpty()) {
-      restoredUnflushed = true; // before the write: a commit that sees the write sees this
-      restoring = store.writeAsync(batch, Durability.NO_WAL);
+      restoring = store.writeAsync(batch);
     }
     synchronized (position) {
       for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -239,32 +238,65 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   /** Buffers one write; the caller holds {@link #bufferLock}. */
   private void buffer(Bytes key, byte[] value) {
     byte[] storeKey = keys.data(key.get());
+    Batch.Op op = new Batch.Op(storeKey, value);
+    limitsCheck.clear();
     if (value == null) {
-      buffer.delete(storeKey);
+      limitsCheck.delete(storeKey); // p2kv's limits, checked as the write comes
     } else {
-      buffer.put(storeKey, value);
+      limitsCheck.put(storeKey, value);
     }
-    buffered.put(key, value);
+    buffered.put(key, op);
     bufferedBytes += storeKey.length + (value == null ? 0 : value.length);
   }
 
   /** Writes the buffer to p2kv if it is full; the caller holds {@link #bufferLock}. */
   private void writeBufferIfFull() {
-    if (buffer.size() >= WRITE_BUFFER_RECORDS || bufferedBytes >= WRITE_BUFFER_BYTES) {
-      writeBuffer();
+    if (buffered.size() >= WRITE_BUFFER_RECORDS || bufferedBytes >= WRITE_BUFFER_BYTES) {
+      writeBuffer(new Batch());
     }
   }
 
   /**
-   * Writes the buffer to p2kv as one atomic batch and empties it; the caller holds {@link
-   * #bufferLock}. On failure the buffer keeps its writes (Kafka then closes the task dirty).
+   * Writes the buffer, then {@code extra}, to p2kv as one atomic batch and empties the buffer; the
+   * caller holds {@link #bufferLock}. The buffer holds the last write of each key and goes in key
+   * order. On failure the buffer keeps its writes (Kafka then closes the task dirty).
    */
-  private void writeBuffer() {
+  private void writeBuffer(Batch extra) {
     awaitRestoreWrite();
-    write(buffer);
-    buffer = new Batch();
+    Batch batch = sortedBuffer();
+    for (Batch.Op op : extra.ops()) {
+      if (op.isDelete()) {
+        batch.delete(op.key());
+      } else {
+        batch.put(op.key(), op.value());
+      }
+    }
+    write(batch);
     buffered.clear();
     bufferedBytes = 0;
+  }
+
+  /** The buffered writes as a batch in key order (see {@link #inKeyOrder}). */
+  private Batch sortedBuffer() {
+    return inKeyOrder(buffered.values().toArray(new Batch.Op[0]));
+  }
+
+  /**
+   * A batch of {@code ops} in unsigned key order, writes of the same key in their given order (a
+   * stable sort): RocksDB inserts a batch's keys into its memtable faster in key order than in
+   * random order, as each insert starts its search where the last one ended.
+   */
+  static Batch inKeyOrder(Batch.Op[] ops) {
+    java.util.Arrays.sort(ops, (a, b) -> java.util.Arrays.compareUnsigned(a.key(), b.key()));
+    Batch batch = new Batch();
+    for (Batch.Op op : ops) {
+      if (op.isDelete()) {
+        batch.delete(op.key());
+      } else {
+        batch.put(op.key(), op.value());
+      }
+    }
+    return batch;
   }
 
   /** Writes the buffered writes to p2kv (Kafka calls it before each commit). */
@@ -272,7 +304,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   public void flush() {
     synchronized (bufferLock) {
       if (open) {
-        writeBuffer();
+        writeBuffer(new Batch());
       }
     }
   }
@@ -295,22 +327,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   /**
-   * The buffered writes, then the offsets and the position, as one atomic batch; restored records
-   * written without the log are flushed first, so the offsets never count records a crash could
-   * still lose.
+   * The buffered writes, then the offsets and the position, as one atomic batch.
    */
   private void commitWithBuffer(Map<TopicPartition, Long> changelogOffsets) {
-    if (restoredUnflushed) {
-      awaitRestoreWrite();
-      restoredUnflushed = false; // before the flush: a restore write after it sets it again
-      try {
-        store.flush();
-      } catch (RuntimeException e) {
-        restoredUnflushed = true;
-        throw new ProcessorStateException("store " + name + ": cannot flush the restored records", e);
-      }
-    }
-    Batch batch = buffer;
+    Batch batch = new Batch();
     if (changelogOffsets.isEmpty()) {
       try (KvIterator it = store.iterator(keys.offsetStart(), keys.offsetEnd())) {
         it.forEachRemaining(kv -> batch.delete(kv.key()));
@@ -331,7 +351,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       serialized.get(bytes);
       batch.put(keys.position(), bytes);
     }
-    writeBuffer();
+    writeBuffer(batch);
   }
 
   @Override
@@ -393,8 +413,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     P2kv s;
     synchronized (bufferLock) {
       validateOpen();
-      if (buffered.containsKey(key)) {
-        return buffered.get(key);
+      Batch.Op op = buffered.get(key);
+      if (op != null) {
+        return op.value();
       }
       s = store;
     }
@@ -492,7 +513,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return;
       }
       try {
-        writeBuffer();
+        writeBuffer(new Batch());
         store.put(keys.status(), CLOSED);
       } finally {
         open = false;

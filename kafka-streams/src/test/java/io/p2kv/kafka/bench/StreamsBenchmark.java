@@ -61,12 +61,15 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * </ol>
  *
  * Usage (see docs/benchmarks/KAFKA-STREAMS.md): {@code StreamsBenchmark <records> <keys> <rounds>
- * <work dir> [child JVM options...]}, rounds as {@code N} (1 to N) or {@code A-B}.
+ * <work dir> [child JVM options...]}, rounds as {@code N} (1 to N) or {@code A-B};
+ * {@code -Dbench.modes=p2kv} (or {@code rocksdb}) runs one store alone, without ratios.
  */
 public final class StreamsBenchmark {
   static final int PARTITIONS = 32;
   static final String INPUT = "bench-amounts";
   static final String STORE = "sums";
+  /** System property: the stores to run, in order (for profiling one of them), instead of both. */
+  static final String MODES = "bench.modes";
   private static final Duration DEADLINE = Duration.ofMinutes(8);
 
   private StreamsBenchmark() {}
@@ -95,6 +98,9 @@ public final class StreamsBenchmark {
       List<String> lines = new ArrayList<>();
       for (int round = firstRound; round <= lastRound; round++) {
         List<String> modes = round % 2 == 1 ? List.of("rocksdb", "p2kv") : List.of("p2kv", "rocksdb");
+        if (System.getProperty(MODES) != null) {
+          modes = List.of(System.getProperty(MODES).split(","));
+        }
         Map<String, Map<String, String>> results = new LinkedHashMap<>();
         for (String mode : modes) {
           String appId = "bench-" + mode + "-" + round + "-" + System.nanoTime();
@@ -105,7 +111,9 @@ public final class StreamsBenchmark {
           deleteTree(state);
           results.put(mode, r);
         }
-        lines.addAll(summary(round, results));
+        if (results.size() == 2) {
+          lines.addAll(summary(round, results));
+        }
       }
       System.out.println();
       System.out.println("# records=" + records + " keys=" + keys + " partitions=" + PARTITIONS + " child JVM options=" + jvmOptions);
