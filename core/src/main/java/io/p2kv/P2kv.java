@@ -1158,8 +1158,8 @@ public final class P2kv implements AutoCloseable {
      * into one fsync (group commit); replaces {@link #maxBatch} for writes in that mode (reads keep
      * {@code maxBatch}). An fsync costs about the same for one write as for hundreds, so a durable
      * batch takes whatever is queued up to this cap, and a worker whose queue runs dry before the
-     * batch has as many requests as the last ones waits up to one fsync's time for their callers
-     * to come back. A write is acknowledged only after the fsync of the batch that holds it.
+     * batch has as many requests as the last ones waits up to one fsync's mean time (at most 1 ms)
+     * for their callers to come back. A write is acknowledged only after the fsync of the batch that holds it.
      * Default 1024.
      *
      * @param maxDurableBatch 1 to 65536

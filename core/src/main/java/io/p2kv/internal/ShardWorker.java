@@ -33,7 +33,8 @@ import org.jctools.queues.MpscArrayQueue;
  * queued now is what is batched, so under light load each request runs alone, and a lone put or
  * get uses the engine's single-operation call. The one exception is group commit in SYNC mode
  * ({@link GroupCommit}): a durable write run whose queue runs dry before it is as large as the
- * last runs waits, yielding, up to one fsync's time for their writers to come back. Kinds are
+ * last runs waits, yielding, up to one fsync's mean time (at most 1 ms) for their writers to come
+ * back. Kinds are
  * never reordered. Scan parts, range deletes and cross-shard parts run alone.
  *
  * <h2>Updates</h2>
@@ -205,6 +206,15 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     this.requestFailure = new Throwable[maxRun];
   }
 
+  /**
+   * The group-commit state (tests).
+   *
+   * @return it, or null unless every engine write is fsynced
+   */
+  GroupCommit groupCommit() {
+    return groupCommit;
+  }
+
   @Override
   public String roleName() {
     return "p2kv-shard-" + shard;
@@ -364,7 +374,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       Request next = queue.relaxedPeek();
       if (next == null && n < target) {
         // Group commit: wait, yielding to the callers coming back, for the run to reach its target.
-        long now = System.nanoTime();
+        long now = durable.nanoTime();
         if (!waiting) {
           waiting = true;
           waitUntil = now + durable.maxWaitNanos();
@@ -388,7 +398,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       }
     }
     Throwable failure = null;
-    long start = durable == null ? 0 : System.nanoTime();
+    long start = durable == null ? 0 : durable.nanoTime();
     try {
       if (updates > 0) {
         runWithUpdates(n);
@@ -411,7 +421,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
       failure = Errors.shardFailed(shard, e);
     }
     if (durable != null) {
-      durable.wrote(n, System.nanoTime() - start);
+      durable.wrote(n, durable.nanoTime() - start);
     }
     if (updates > 0) {
       ops = runOps; // what the run wrote, known only now; -1: no engine write was made

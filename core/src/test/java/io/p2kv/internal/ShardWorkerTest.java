@@ -643,22 +643,44 @@ class ShardWorkerTest {
     assertEquals(List.of("batch:5"), fsyncing.calls);
   }
 
+  /**
+   * An engine whose writes take {@link #writeNanos} on a fake clock that the group commit of the
+   * shard reads, and whose every read of the clock advances it by {@link #tickNanos}: the length of
+   * the worker's wait is then observable, with no real time in the test.
+   */
+  private static final class FakeFsyncEngine extends RecordingEngine {
+    final java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
+    volatile long writeNanos;
+    volatile long tickNanos;
+
+    long read() {
+      return clock.addAndGet(tickNanos);
+    }
+
+    @Override
+    public void write(io.p2kv.internal.engine.EngineBatch batch, io.p2kv.Durability durability) {
+      clock.addAndGet(writeNanos);
+      super.write(batch, durability);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      clock.addAndGet(writeNanos);
+      super.put(key, value);
+    }
+
+    Shard durableShard(ShardWorkerTest test) {
+      Shard shard = test.durableShard(this, 32, 1024, 1 << 20);
+      shard.worker.groupCommit().nanoClock(this::read);
+      return shard;
+    }
+  }
+
   @Test
   void shouldWaitForTheWritersOfTheLastDurableRunToComeBack() throws Exception {
-    long fsyncNanos = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
-    RecordingEngine slowSync =
-        new RecordingEngine() {
-          @Override
-          public void write(io.p2kv.internal.engine.EngineBatch batch, io.p2kv.Durability durability) {
-            // A slow fsync: the group-commit window (the mean durable write) becomes >= 1 s.
-            long end = System.nanoTime() + fsyncNanos;
-            for (long left = fsyncNanos; left > 0; left = end - System.nanoTime()) {
-              java.util.concurrent.locks.LockSupport.parkNanos(left);
-            }
-            super.write(batch, durability);
-          }
-        };
-    Shard shard = durableShard(slowSync, 32, 1024, 1 << 20);
+    FakeFsyncEngine fsync = new FakeFsyncEngine();
+    fsync.writeNanos = 200_000; // the window: 200 us of a clock that stands still while the run waits
+    Shard shard = fsync.durableShard(this);
     AgentInvoker invoker = invoker(shard);
     shard.submit(put(b(1), b(1), f()));
     shard.submit(put(b(2), b(2), f()));
@@ -677,7 +699,32 @@ class ShardWorkerTest {
     invoker.invoke();
     comesBack.join();
 
-    assertEquals(List.of("batch:2", "batch:2"), slowSync.calls, "the second writer joined the run that waited for it");
+    assertEquals(List.of("batch:2", "batch:2"), fsync.calls, "the second writer joined the run that waited for it");
     assertTrue(first.isDone() && second.isDone());
+  }
+
+  @Test
+  void shouldWaitNoLongerThanTheCapAfterAVerySlowDurableWrite() {
+    FakeFsyncEngine fsync = new FakeFsyncEngine();
+    fsync.writeNanos = java.util.concurrent.TimeUnit.SECONDS.toNanos(1); // a disk stall
+    Shard shard = fsync.durableShard(this);
+    AgentInvoker invoker = invoker(shard);
+    shard.submit(put(b(1), b(1), f()));
+    shard.submit(put(b(2), b(2), f()));
+    invoker.invoke(); // a run of two whose write took 1 s: the mean durable write is now 1 s
+
+    fsync.writeNanos = 0;
+    fsync.tickNanos = 1_000; // the clock moves 1 us per look while the run waits
+    FutureListener<Void> alone = f();
+    shard.submit(put(b(3), b(3), alone)); // its partner never comes back
+    long before = fsync.clock.get();
+    invoker.invoke();
+    long waited = fsync.clock.get() - before;
+
+    assertEquals(List.of("batch:2", "put"), fsync.calls, "the run waited in vain and wrote its one put");
+    assertNull(alone.join());
+    assertTrue(
+        waited >= GroupCommit.MAX_WAIT_NANOS && waited <= GroupCommit.MAX_WAIT_NANOS + 10 * fsync.tickNanos,
+        "waited " + waited + " ns after a 1 s write; the cap is " + GroupCommit.MAX_WAIT_NANOS);
   }
 }

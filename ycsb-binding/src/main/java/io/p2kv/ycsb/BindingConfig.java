@@ -28,6 +28,10 @@ import java.util.TreeSet;
  *   <tr><td>{@code p2kv.shards}</td><td>one per two cores, 1 to 8</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.maxbatch}</td><td>32</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.maxbatchbytes}</td><td>65536</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.maxdurablebatch}</td><td>1024</td><td>p2kv, with {@code p2kv.sync=true}:
+ *       most writes per fsync, 1 to 65536</td></tr>
+ *   <tr><td>{@code p2kv.maxdurablebatchbytes}</td><td>1048576</td><td>p2kv, with {@code
+ *       p2kv.sync=true}: most payload bytes per fsync</td></tr>
  *   <tr><td>{@code p2kv.readpath}</td><td>{@code direct}</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.idlemode}</td><td>{@code park}</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.pinning}</td><td>{@code auto}</td><td>p2kv</td></tr>
@@ -59,6 +63,8 @@ import java.util.TreeSet;
  * @param shards shard count, or null
  * @param maxBatch batching limit in operations, or null
  * @param maxBatchBytes batching limit in payload bytes, or null
+ * @param maxDurableBatch batching limit in operations of a durable (SYNC) write run, or null
+ * @param maxDurableBatchBytes batching limit in payload bytes of a durable write run, or null
  * @param readPath point-read path, or null
  * @param idleMode worker idle strategy, or null
  * @param pinning worker pinning, or null
@@ -74,6 +80,8 @@ record BindingConfig(
     Integer shards,
     Integer maxBatch,
     Long maxBatchBytes,
+    Integer maxDurableBatch,
+    Long maxDurableBatchBytes,
     ReadPath readPath,
     IdleMode idleMode,
     Pinning pinning,
@@ -87,6 +95,8 @@ record BindingConfig(
   static final String SHARDS = "p2kv.shards";
   static final String MAX_BATCH = "p2kv.maxbatch";
   static final String MAX_BATCH_BYTES = "p2kv.maxbatchbytes";
+  static final String MAX_DURABLE_BATCH = "p2kv.maxdurablebatch";
+  static final String MAX_DURABLE_BATCH_BYTES = "p2kv.maxdurablebatchbytes";
   static final String READ_PATH = "p2kv.readpath";
   static final String IDLE_MODE = "p2kv.idlemode";
   static final String PINNING = "p2kv.pinning";
@@ -103,6 +113,8 @@ record BindingConfig(
           SHARDS,
           MAX_BATCH,
           MAX_BATCH_BYTES,
+          MAX_DURABLE_BATCH,
+          MAX_DURABLE_BATCH_BYTES,
           READ_PATH,
           IDLE_MODE,
           PINNING,
@@ -142,6 +154,8 @@ record BindingConfig(
         intOrNull(props, SHARDS, 1, 1024),
         intOrNull(props, MAX_BATCH, 1, 4096),
         longOrNull(props, MAX_BATCH_BYTES, 1, Long.MAX_VALUE),
+        intOrNull(props, MAX_DURABLE_BATCH, 1, 65536),
+        longOrNull(props, MAX_DURABLE_BATCH_BYTES, 1, Long.MAX_VALUE),
         enumOrNull(props, READ_PATH, ReadPath.class),
         enumOrNull(props, IDLE_MODE, IdleMode.class),
         enumOrNull(props, PINNING, Pinning.class),

@@ -23,7 +23,8 @@ import java.util.function.UnaryOperator;
  *
  * <p>Properties ({@code p2kv.*}; any other {@code p2kv.} name is an error): {@code p2kv.dir}
  * (required), {@code p2kv.shards}, {@code p2kv.maxbatch}, {@code p2kv.maxbatchbytes}, {@code
- * p2kv.sync} ({@code true}: {@code Durability.SYNC}, {@code false}: {@code Durability.WAL}),
+ * p2kv.maxdurablebatch} and {@code p2kv.maxdurablebatchbytes} (the caps of a durable write run,
+ * with {@code p2kv.sync=true}), {@code p2kv.sync} ({@code true}: {@code Durability.SYNC}, {@code false}: {@code Durability.WAL}),
  * {@code p2kv.readpath} ({@code direct}, {@code worker}), {@code p2kv.idlemode} ({@code park},
  * {@code backoff}, {@code yield}, {@code busy_spin}), {@code p2kv.pinning} ({@code auto}, {@code
  * always}, {@code never}), {@code p2kv.yieldwaitnanos}, {@code p2kv.memorybudgetmb}, {@code p2kv.cachemb} (the value cache
@@ -66,6 +67,12 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
     if (c.maxBatchBytes() != null) {
       b.maxBatchBytes(c.maxBatchBytes());
     }
+    if (c.maxDurableBatch() != null) {
+      b.maxDurableBatch(c.maxDurableBatch());
+    }
+    if (c.maxDurableBatchBytes() != null) {
+      b.maxDurableBatchBytes(c.maxDurableBatchBytes());
+    }
     if (c.readPath() != null) {
       b.readPath(c.readPath());
     }
@@ -82,11 +89,16 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
   }
 
   /** p2kv behind the binding's store interface. */
-  private static final class Store extends YcsbStore {
+  static final class Store extends YcsbStore {
     private final P2kv p2kv;
 
     Store(P2kv p2kv) {
       this.p2kv = p2kv;
+    }
+
+    /** The open store (tests: its stats show which options it was opened with). */
+    P2kv p2kv() {
+      return p2kv;
     }
 
     @Override

@@ -31,7 +31,8 @@ import java.util.function.UnaryOperator;
  * merge and a put, under a striped per-key lock (1024 stripes) so that two updates of one key never
  * lose each other's fields. The same {@code p2kv.*}
  * properties are accepted, so one command line serves both bindings; those that configure p2kv's
- * shards and workers ({@code shards}, {@code maxbatch}, {@code maxbatchbytes}, {@code readpath},
+ * shards and workers ({@code shards}, {@code maxbatch}, {@code maxbatchbytes}, {@code
+ * maxdurablebatch}, {@code maxdurablebatchbytes}, {@code readpath},
  * {@code idlemode}, {@code pinning}, {@code yieldwaitnanos}) have no effect here. The RocksDB
  * files are directly in {@code p2kv.dir}.
  */

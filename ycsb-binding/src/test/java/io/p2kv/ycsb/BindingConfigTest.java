@@ -32,6 +32,8 @@ class BindingConfigTest {
     assertNull(c.shards());
     assertNull(c.maxBatch());
     assertNull(c.maxBatchBytes());
+    assertNull(c.maxDurableBatch());
+    assertNull(c.maxDurableBatchBytes());
     assertNull(c.readPath());
     assertNull(c.idleMode());
     assertNull(c.pinning());
@@ -51,6 +53,8 @@ class BindingConfigTest {
                 "p2kv.shards", "4",
                 "p2kv.maxbatch", "16",
                 "p2kv.maxbatchbytes", "4096",
+                "p2kv.maxdurablebatch", "256",
+                "p2kv.maxdurablebatchbytes", "262_144",
                 "p2kv.readpath", "worker",
                 "p2kv.idlemode", "busy-spin",
                 "p2kv.pinning", "Never",
@@ -61,6 +65,8 @@ class BindingConfigTest {
     assertEquals(4, c.shards());
     assertEquals(16, c.maxBatch());
     assertEquals(4096L, c.maxBatchBytes());
+    assertEquals(256, c.maxDurableBatch());
+    assertEquals(262_144L, c.maxDurableBatchBytes());
     assertEquals(ReadPath.WORKER, c.readPath());
     assertEquals(IdleMode.BUSY_SPIN, c.idleMode());
     assertEquals(Pinning.NEVER, c.pinning());
@@ -122,6 +128,12 @@ class BindingConfigTest {
       {"p2kv.shards", "two"},
       {"p2kv.maxbatch", "5000"},
       {"p2kv.maxbatchbytes", "0"},
+      {"p2kv.maxdurablebatch", "0"},
+      {"p2kv.maxdurablebatch", "65537"},
+      {"p2kv.maxdurablebatch", "many"},
+      {"p2kv.maxdurablebatchbytes", "0"},
+      {"p2kv.maxdurablebatchbytes", "-5"},
+      {"p2kv.maxdurablebatchbytes", "1M"},
       {"p2kv.sync", "yes"},
       {"p2kv.readpath", "fast"},
       {"p2kv.idlemode", "sleep"},
@@ -132,6 +144,7 @@ class BindingConfigTest {
     for (String[] nv : bad) {
       var e = assertThrows(IllegalArgumentException.class, () -> BindingConfig.parse(props("p2kv.dir", "/d", nv[0], nv[1])));
       assertTrue(e.getMessage().startsWith(nv[0] + " must be"), e.getMessage());
+      assertTrue(e.getMessage().endsWith(": " + nv[1]), "names the bad value: " + e.getMessage());
     }
   }
 }
