@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -240,11 +241,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     byte[] storeKey = keys.data(key.get());
     Batch.Op op = new Batch.Op(storeKey, value);
     limitsCheck.clear();
-    if (value == null) {
-      limitsCheck.delete(storeKey); // p2kv's limits, checked as the write comes
-    } else {
-      limitsCheck.put(storeKey, value);
-    }
+    add(limitsCheck, op); // p2kv's limits, checked as the write comes
     buffered.put(key, op);
     bufferedBytes += storeKey.length + (value == null ? 0 : value.length);
   }
@@ -265,11 +262,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     awaitRestoreWrite();
     Batch batch = sortedBuffer();
     for (Batch.Op op : extra.ops()) {
-      if (op.isDelete()) {
-        batch.delete(op.key());
-      } else {
-        batch.put(op.key(), op.value());
-      }
+      add(batch, op);
     }
     write(batch);
     buffered.clear();
@@ -287,16 +280,21 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * random order, as each insert starts its search where the last one ended.
    */
   static Batch inKeyOrder(Batch.Op[] ops) {
-    java.util.Arrays.sort(ops, (a, b) -> java.util.Arrays.compareUnsigned(a.key(), b.key()));
+    Arrays.sort(ops, (a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
     Batch batch = new Batch();
     for (Batch.Op op : ops) {
-      if (op.isDelete()) {
-        batch.delete(op.key());
-      } else {
-        batch.put(op.key(), op.value());
-      }
+      add(batch, op);
     }
     return batch;
+  }
+
+  /** Adds {@code op} to {@code batch}: a put, or a delete for a null value. */
+  private static void add(Batch batch, Batch.Op op) {
+    if (op.isDelete()) {
+      batch.delete(op.key());
+    } else {
+      batch.put(op.key(), op.value());
+    }
   }
 
   /** Writes the buffered writes to p2kv (Kafka calls it before each commit). */
