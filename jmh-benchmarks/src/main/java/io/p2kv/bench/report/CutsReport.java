@@ -67,12 +67,7 @@ public final class CutsReport {
 
     Path cutsFile = out.resolve(FILE);
     String doc = Files.exists(cutsFile) ? Files.readString(cutsFile) : HEADING + "\n\n" + BEGIN + "\n" + END + "\n";
-    int b = doc.indexOf(BEGIN);
-    int e = doc.indexOf(END);
-    if (b < 0 || e < b) {
-      throw new IllegalStateException(cutsFile + " lacks the markers " + BEGIN + " and " + END);
-    }
-    doc = doc.substring(0, b + BEGIN.length()) + "\n" + tables + doc.substring(e);
+    doc = GeneratedSection.replace(doc, BEGIN, END, tables, cutsFile.toString());
     Files.writeString(cutsFile, doc);
 
     Path results = out.resolve("RESULTS.md");

@@ -108,12 +108,7 @@ public final class ScalingReport {
 
   /** {@code doc} with the text between the markers replaced by {@code generated}. */
   static String splice(String doc, String generated) {
-    int b = doc.indexOf(BEGIN);
-    int e = doc.indexOf(END);
-    if (b < 0 || e < b) {
-      throw new IllegalArgumentException("SCALING.md has no " + BEGIN + " ... " + END + " section");
-    }
-    return doc.substring(0, b + BEGIN.length()) + "\n" + generated + doc.substring(e);
+    return GeneratedSection.replace(doc, BEGIN, END, generated, "SCALING.md");
   }
 
   // ------------------------------------------------------------------------------ reading
