@@ -6,11 +6,14 @@
 # lock for about 5 minutes.
 #
 # usage: kafka-streams/run-benchmark.sh [rounds] [records] [keys]   (from the repository root)
+# P2KV_SHARDS=N gives p2kv's shared store N shards instead of the module's default.
 set -euo pipefail
 ROUNDS=${1:-3}
 RECORDS=${2:-2000000}
 KEYS=${3:-1000000}
 OUT=${OUT:-/tmp/p2kv-kafka-bench}
+SHARDS_OPTION=()
+if [ -n "${P2KV_SHARDS:-}" ]; then SHARDS_OPTION=("-Dbench.shards=$P2KV_SHARDS"); fi
 mkdir -p "$OUT"
 flock -s /tmp/p2kv-cpu.lock mvn -B -q -pl kafka-streams -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test
@@ -24,5 +27,5 @@ for round in $(seq 1 "$ROUNDS"); do
   # The round number picks the order (odd: RocksDB first); one round per run keeps each lock hold short.
   flock -x /tmp/p2kv-cpu.lock java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=error -cp "$CP" \
     io.p2kv.kafka.bench.StreamsBenchmark "$RECORDS" "$KEYS" "$round-$round" "$OUT/work" \
-    -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn 2>&1 | tee "$OUT/round-$round.log" | grep -E '^(produced|round|#|p2kv|rocksdb) '
+    -Xmx1g "${SHARDS_OPTION[@]}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn 2>&1 | tee "$OUT/round-$round.log" | grep -E '^(produced|round|#|p2kv|rocksdb) '
 done

@@ -186,16 +186,13 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * written, and returns without waiting: the restoring thread fetches the next batch meanwhile.
    */
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
-    Batch.Op[] ops = new Batch.Op[records.size()];
-    int n = 0;
+    Batch[] perShard = newBatches(store.shardCount());
     for (ConsumerRecord<byte[], byte[]> r : records) {
-      ops[n++] = new Batch.Op(keys.data(r.key()), r.value());
+      byte[] key = keys.data(r.key());
+      add(perShard[perShard.length == 1 ? 0 : store.shardOf(key)], key, r.value());
     }
-    Batch batch = inKeyOrder(ops);
     awaitRestoreWrite();
-    if (!batch.isEmpty()) {
-      restoring = store.writeAsync(batch);
-    }
+    restoring = writeAsync(perShard);
     synchronized (position) {
       for (ConsumerRecord<byte[], byte[]> r : records) {
         ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
@@ -234,6 +231,43 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
+  /**
+   * {@code batch} split by shard, in its order: entry i holds the writes to shard i. Each part is a
+   * single-shard write, which its shard's worker applies on its own, in parallel with the others;
+   * one batch across shards would be a cross-shard atomic write, which the data need not be (see
+   * {@link #writeBuffer}).
+   */
+  private Batch[] perShard(Batch batch) {
+    if (store.shardCount() == 1) {
+      return new Batch[] {batch};
+    }
+    Batch[] parts = newBatches(store.shardCount());
+    for (Batch.Op op : batch.ops()) {
+      add(parts[store.shardOf(op.key())], op);
+    }
+    return parts;
+  }
+
+  private static Batch[] newBatches(int n) {
+    Batch[] batches = new Batch[n];
+    for (int i = 0; i < n; i++) {
+      batches[i] = new Batch();
+    }
+    return batches;
+  }
+
+  /** Starts the non-empty parts' writes, one per shard; completes when all of them have. */
+  private CompletableFuture<Void> writeAsync(Batch[] parts) {
+    CompletableFuture<?>[] writes = new CompletableFuture<?>[parts.length];
+    int n = 0;
+    for (Batch part : parts) {
+      if (!part.isEmpty()) {
+        writes[n++] = store.writeAsync(part);
+      }
+    }
+    return n == 1 ? writes[0].thenApply(v -> null) : CompletableFuture.allOf(Arrays.copyOf(writes, n));
+  }
+
   // ------------------------------------------------------------------ the write buffer
 
   /** Buffers one write; the caller holds {@link #bufferLock}. */
@@ -261,10 +295,24 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private void writeBuffer(Batch extra) {
     awaitRestoreWrite();
     Batch batch = sortedBuffer();
-    for (Batch.Op op : extra.ops()) {
-      add(batch, op);
+    if (store.shardCount() == 1) {
+      for (Batch.Op op : extra.ops()) {
+        add(batch, op);
+      }
+      write(batch);
+    } else {
+      // The data, split by shard and written in parallel, then the offsets: a commit's offsets
+      // still never count a write a crash could lose, without a cross-shard atomic write per
+      // buffer. A crash between the two leaves data newer than the offsets, which a restore from
+      // those offsets writes again (Kafka's RocksDB store flushes its memtables whenever it likes
+      // too); under exactly-once the partition is still marked open, so it is wiped.
+      try {
+        writeAsync(perShard(batch)).join();
+      } catch (CompletionException e) {
+        throw new ProcessorStateException("store " + name + ": a batch of " + batch.size() + " writes failed", e.getCause());
+      }
+      write(extra);
     }
-    write(batch);
     buffered.clear();
     bufferedBytes = 0;
   }
@@ -290,10 +338,15 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   /** Adds {@code op} to {@code batch}: a put, or a delete for a null value. */
   private static void add(Batch batch, Batch.Op op) {
-    if (op.isDelete()) {
-      batch.delete(op.key());
+    add(batch, op.key(), op.value());
+  }
+
+  /** Adds a put of {@code key}, or its delete for a null value, to {@code batch}. */
+  private static void add(Batch batch, byte[] key, byte[] value) {
+    if (value == null) {
+      batch.delete(key);
     } else {
-      batch.put(op.key(), op.value());
+      batch.put(key, value);
     }
   }
 

@@ -36,6 +36,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -302,10 +304,13 @@ class P2kvKeyValueStoreContractTest {
    * records (puts and deletes, keys repeating across batches); right after the last batch returns
    * (its write may still be running) every get and a full scan see the model.
    */
-  @Test
-  void shouldRestoreBatchesOfChangelogRecordsInOrder() throws Exception {
+  @ParameterizedTest(name = "shards={0}")
+  @ValueSource(ints = {1, 2})
+  void shouldRestoreBatchesOfChangelogRecordsInOrder(int shards) throws Exception {
     Random r = new Random(seed());
-    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 4);
+    Properties p = props("app");
+    p.put(P2kvStores.SHARDS_CONFIG, shards); // with 2, each batch is split into one write per shard
+    MockProcessorContext<Object, Object> ctx = taskContext(p, 4);
     org.apache.kafka.streams.processor.StateStoreContext real = ctx.getStateStoreContext();
     List<org.apache.kafka.streams.processor.StateRestoreCallback> callback = new ArrayList<>();
     org.apache.kafka.streams.processor.StateStoreContext capturing = (org.apache.kafka.streams.processor.StateStoreContext)

@@ -51,6 +51,9 @@ class RestoreCrashTest {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     p.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
     p.put(P2kvStores.MEMORY_BUDGET_BYTES_CONFIG, 32L << 20);
+    // Two shards: each restore batch is split into one write per shard, and a commit writes the
+    // offsets only after every shard's part of the data (one shard is the same with one part).
+    p.put(P2kvStores.SHARDS_CONFIG, 2);
     return p;
   }
 

@@ -1,6 +1,7 @@
 package io.p2kv.kafka.bench;
 
 import io.p2kv.kafka.P2kvDslStoreSuppliers;
+import io.p2kv.kafka.P2kvStores;
 import io.p2kv.kafka.TestBroker;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -29,6 +30,7 @@ import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -62,7 +64,8 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  *
  * Usage (see docs/benchmarks/KAFKA-STREAMS.md): {@code StreamsBenchmark <records> <keys> <rounds>
  * <work dir> [child JVM options...]}, rounds as {@code N} (1 to N) or {@code A-B};
- * {@code -Dbench.modes=p2kv} (or {@code rocksdb}) runs one store alone, without ratios.
+ * {@code -Dbench.modes=p2kv} (or {@code rocksdb}) runs one store alone, without ratios; {@code
+ * -Dbench.shards=N} among the child JVM options gives p2kv's shared store N shards.
  */
 public final class StreamsBenchmark {
   static final int PARTITIONS = 32;
@@ -70,6 +73,8 @@ public final class StreamsBenchmark {
   static final String STORE = "sums";
   /** System property: the stores to run, in order (for profiling one of them), instead of both. */
   static final String MODES = "bench.modes";
+  /** System property of the child JVMs: p2kv's shard count instead of the module's default. */
+  static final String SHARDS = "bench.shards";
   private static final Duration DEADLINE = Duration.ofMinutes(8);
 
   private StreamsBenchmark() {}
@@ -245,7 +250,12 @@ public final class StreamsBenchmark {
     p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
     p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
     switch (mode) {
-      case "p2kv" -> p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, P2kvDslStoreSuppliers.class);
+      case "p2kv" -> {
+        p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, P2kvDslStoreSuppliers.class);
+        if (System.getProperty(SHARDS) != null) {
+          p.put(P2kvStores.SHARDS_CONFIG, System.getProperty(SHARDS));
+        }
+      }
       case "rocksdb" -> { } // Kafka's default: one RocksDB store per task
       default -> throw new IllegalArgumentException("mode must be p2kv or rocksdb: " + mode);
     }
@@ -299,7 +309,10 @@ public final class StreamsBenchmark {
       }
       System.out.println(result);
     } finally {
-      streams.close(Duration.ofMinutes(1));
+      // Leaving the group lets the next phase's member get every task at once instead of after
+      // the session timeout (Kafka Streams stays in the group on close by default).
+      streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+          .withTimeout(Duration.ofMinutes(1)));
     }
   }
 
