@@ -56,10 +56,11 @@ import org.slf4j.LoggerFactory;
  * Kafka's own RocksDB store likewise keeps writes in memory (its write-ahead log is off) until it
  * flushes at commit, which is all the durability Kafka Streams asks of a store: the changelog
  * holds every write, and an uncommitted one is restored from it. Restores write one batch per
- * batch of changelog records, in key order, without waiting: the next batch is fetched while p2kv
- * writes the last one (one in flight; every read and write waits for it). Key order: RocksDB
- * inserts a batch's keys into its memtable faster in key order, each insert starting where the
- * last one ended (see {@link #inKeyOrder}).
+ * batch of changelog records (one single-shard write per shard), without waiting: the next batch is
+ * fetched while p2kv writes the last one (one in flight; every read and write waits for it). The
+ * buffer goes in key order: RocksDB inserts a batch's keys into its memtable faster in key order,
+ * each insert starting where the last one ended (see {@link #inKeyOrder}); restore batches are not
+ * sorted, as the sort cost the restoring threads more than it saved the worker.
  *
  * <p>Restored batches go through p2kv's write-ahead log like every other write, so a commit's
  * offsets never count a restored record a crash could lose and no commit needs to flush. Writing
