@@ -1,14 +1,17 @@
 package io.p2kv.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -179,5 +182,79 @@ class ValueCacheTest {
     write(new byte[] {2}); // shard 0 writes
     cache.fill(1, k, stamp, new byte[] {1});
     assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k), "shard 1's stripe did not move");
+  }
+
+  @Test
+  void shouldReplaceAValueOfAnotherLengthAndWeighIt() {
+    cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
+    long before = cache.stats().bytes();
+    write(new byte[] {2, 2, 2, 2, 2}); // another length: a new entry, weighed again
+    assertArrayEquals(new byte[] {2, 2, 2, 2, 2}, (byte[]) cache.lookup(k));
+    assertEquals(before + 4, cache.stats().bytes(), "the entry's weight follows its value");
+    write(null);
+    assertNull(cache.lookup(k), "a delete of a cached value leaves the key cached absent");
+    write(new byte[] {6});
+    assertArrayEquals(new byte[] {6}, (byte[]) cache.lookup(k), "a put of a cached absent key");
+    assertEquals(before, cache.stats().bytes());
+  }
+
+  /**
+   * The worker overwrites a cached value in place (same length) while a reader looks it up without
+   * pause: every value the reader gets is one that was written, whole (all its bytes from one
+   * write), and never older than one it got before. Fails if the reader does not check the entry's
+   * sequence number (torn copies).
+   */
+  @Test
+  void shouldNeverReturnAMixOfTwoOverwritesInPlace() throws Exception {
+    int writes = 20_000;
+    cache.fill(0, k, cache.stamp(0, k), filled(0));
+    AtomicReference<String> problem = new AtomicReference<>();
+    CountDownLatch started = new CountDownLatch(1);
+    Thread reader = new Thread(() -> {
+      int last = 0;
+      started.countDown();
+      while (last < writes - 1 && problem.get() == null) {
+        Object hit = cache.lookup(k);
+        if (hit == ValueCache.MISS) {
+          continue; // the worker was in the middle of a copy: a real reader reads the engine
+        }
+        byte[] v = (byte[]) hit;
+        int n = value(v);
+        for (int b = 4; b < v.length; b++) {
+          if (v[b] != (byte) n) {
+            problem.set("a read mixes write " + n + " with another (byte " + b + " is " + v[b] + ")");
+            return;
+          }
+        }
+        if (n < last) {
+          problem.set("went back from write " + last + " to " + n);
+          return;
+        }
+        last = n;
+      }
+    });
+    reader.start();
+    await(started);
+    for (int i = 1; i < writes; i++) {
+      write(filled(i));
+    }
+    reader.join(TimeUnit.MINUTES.toMillis(1));
+    assertFalse(reader.isAlive(), "the reader saw the last write");
+    assertNull(problem.get());
+  }
+
+  /** 4 KiB for write {@code i}: {@code i} in the first four bytes, then {@code (byte) i} in every byte. */
+  private static byte[] filled(int i) {
+    byte[] v = new byte[4096];
+    Arrays.fill(v, (byte) i);
+    v[0] = (byte) (i >>> 24);
+    v[1] = (byte) (i >>> 16);
+    v[2] = (byte) (i >>> 8);
+    v[3] = (byte) i;
+    return v;
+  }
+
+  private static int value(byte[] v) {
+    return (v[0] & 0xff) << 24 | (v[1] & 0xff) << 16 | (v[2] & 0xff) << 8 | (v[3] & 0xff);
   }
 }
