@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.ToIntFunction;
 
@@ -161,6 +162,28 @@ final class ValueCache {
    */
   static final int FILL_ONE_IN = 64;
 
+  /**
+   * Hit ratio under which a full cache costs reads more than it saves them, so reads stop
+   * consulting it ({@link #consult}): a hit (about ten dependent memory misses in a large cache,
+   * and the recency and frequency upkeep) saves one engine read, a miss adds a lookup, and the
+   * sampled fills add a copy and an eviction. Measured with 16 callers on uniform keys, where the
+   * hit ratio is the share of keys the cache holds: at 0.29 the cache cost gets 15 %, at 0.58 it
+   * gave 35 % (docs/benchmarks/CACHE.md, "Bypass"); the break-even lies between.
+   */
+  static final double BYPASS_BELOW = 0.35;
+
+  /** Hit ratio from which reads consult the cache again (above {@link #BYPASS_BELOW}: no flapping). */
+  static final double CONSULT_FROM = 0.45;
+
+  /** While bypassing, one read in this many still consults the cache, so its hit ratio is known. */
+  static final int PROBE_ONE_IN = 16;
+
+  /** Lookups between two assessments of the hit ratio. */
+  static final long ASSESS_EVERY = 20_000;
+
+  /** About one read in this many checks whether an assessment is due (reads the counters). */
+  private static final int CHECK_ONE_IN = 1024;
+
   private final Cache<Key, Entry> cache;
   private final StripeVersions versions;
   /** Ints between two stripes' {@link #filling} slots: one cache line, so fills do not share one. */
@@ -172,6 +195,12 @@ final class ValueCache {
   private final long capacityBytes;
   /** Whether the cache has evicted for size: from then on, fills are sampled. */
   private volatile boolean full;
+  /** Whether reads skip the cache but for probes ({@link #consult}). */
+  private volatile boolean bypassing;
+  /** Hits and misses at the last assessment; guarded by {@link #assessing}. */
+  private long assessedHits;
+  private long assessedMisses;
+  private final AtomicBoolean assessing = new AtomicBoolean();
 
   /**
    * @param versions the store's stripe versions, which its shard writers keep
@@ -240,6 +269,59 @@ final class ValueCache {
   }
 
   // ---------------------------------------------------------------- reads
+
+  /**
+   * Whether this read should consult the cache. A full cache whose hit ratio has fallen under
+   * {@link #BYPASS_BELOW} costs reads more than it saves (uniform keys over far more data than it
+   * holds), so then only one read in {@link #PROBE_ONE_IN} consults it, to keep its hit ratio
+   * known, until the ratio is back at {@link #CONSULT_FROM}. A read that does not consult it reads
+   * the engine and does not fill it: always exact, since writes keep every cached entry current
+   * whether reads consult the cache or not.
+   */
+  boolean consult() {
+    if (!full) {
+      return true;
+    }
+    ThreadLocalRandom rnd = ThreadLocalRandom.current();
+    if (rnd.nextInt(CHECK_ONE_IN) == 0) {
+      assess(ASSESS_EVERY);
+    }
+    return !bypassing || rnd.nextInt(PROBE_ONE_IN) == 0;
+  }
+
+  /**
+   * Decides whether reads bypass the cache, from the hit ratio of the lookups since the last
+   * decision, once there were at least {@code window} of them. One thread at a time; the others
+   * skip it.
+   */
+  void assess(long window) {
+    if (!assessing.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      CacheStats s = cache.stats();
+      long hits = s.hitCount() - assessedHits;
+      long misses = s.missCount() - assessedMisses;
+      if (hits + misses < window) {
+        return;
+      }
+      double ratio = (double) hits / (hits + misses);
+      if (ratio < BYPASS_BELOW) {
+        bypassing = true;
+      } else if (ratio >= CONSULT_FROM) {
+        bypassing = false;
+      }
+      assessedHits = s.hitCount();
+      assessedMisses = s.missCount();
+    } finally {
+      assessing.set(false);
+    }
+  }
+
+  /** Whether reads bypass the cache now (see {@link #consult}). */
+  boolean bypassing() {
+    return bypassing;
+  }
 
   /**
    * The cached result for a key.

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -241,6 +242,46 @@ class ValueCacheTest {
     reader.join(TimeUnit.MINUTES.toMillis(1));
     assertFalse(reader.isAlive(), "the reader saw the last write");
     assertNull(problem.get());
+  }
+
+  /**
+   * A full cache that misses (keys spread over far more data than it holds) is bypassed: most
+   * reads skip it, probes keep measuring it, and once the probes hit it is consulted again.
+   */
+  @Test
+  void shouldBypassAFullCacheThatMissesAndConsultItAgainOnceItHits() {
+    ValueCache small = new ValueCache(new StripeVersions(1), 64 * 1024);
+    for (int i = 0; i < 4_000; i++) { // more than it holds: it evicts, so it is full
+      ValueCache.Key ki = new ValueCache.Key(new byte[] {(byte) (i >>> 8), (byte) i});
+      small.fill(0, ki, small.stamp(0, ki), new byte[32]);
+    }
+    assertEquals(4_000, consulted(small, 4_000), "reads consult a cache whose hit ratio is unknown");
+    for (int i = 0; i < 2_000; i++) {
+      assertSame(ValueCache.MISS, small.lookup(new ValueCache.Key(new byte[] {9, 9, (byte) i})));
+    }
+    small.assess(1_000);
+    assertTrue(small.bypassing(), "2,000 misses in a row");
+    int probes = consulted(small, 16_000);
+    assertTrue(probes > 0 && probes < 2_000, "about one read in " + ValueCache.PROBE_ONE_IN + " probes: " + probes);
+    ValueCache.Key hot = null;
+    for (int i = 3_999; hot == null; i--) { // the last fills are the likeliest to be cached
+      ValueCache.Key ki = new ValueCache.Key(new byte[] {(byte) (i >>> 8), (byte) i});
+      hot = small.lookup(ki) == ValueCache.MISS ? null : ki;
+    }
+    for (int i = 0; i < 2_000; i++) {
+      assertArrayEquals(new byte[32], (byte[]) small.lookup(hot));
+    }
+    small.assess(1_000);
+    assertFalse(small.bypassing(), "the probes hit again");
+    assertEquals(4_000, consulted(small, 4_000));
+  }
+
+  private static int consulted(ValueCache c, int reads) {
+    int n = 0;
+    for (int i = 0; i < reads; i++) {
+      n += c.consult() ? 1 : 0;
+    }
+    return n;
   }
 
   /** 4 KiB for write {@code i}: {@code i} in the first four bytes, then {@code (byte) i} in every byte. */
