@@ -163,6 +163,15 @@ final class ValueCache {
   static final int FILL_ONE_IN = 64;
 
   /**
+   * Until the cache is full, a miss fills it one time in this many. Filling on every miss cost
+   * more than the cache saved while it warmed: with skewed keys over far more keys than it holds, a
+   * large cache stays "not full" for millions of reads, and each entry added is copied through the
+   * young generation and promoted (GC took 430 ns per operation of a 95/5 mix, against 35 ns with
+   * one fill in 8; docs/benchmarks/CACHE.md). A hot key is still filled within a few misses.
+   */
+  static final int FILL_ONE_IN_WARMING = 8;
+
+  /**
    * Hit ratio under which a full cache costs reads more than it saves them, so reads stop
    * consulting it ({@link #consult}): a hit (about ten dependent memory misses in a large cache,
    * and the recency and frequency upkeep) saves one engine read, a miss adds a lookup, and the
@@ -350,15 +359,23 @@ final class ValueCache {
   }
 
   /**
-   * Caches what a miss read, unless a write to the key's stripe began since {@code stamp}; once the
-   * cache is full, only one miss in {@link #FILL_ONE_IN} fills it.
+   * Caches what a miss read, unless a write to the key's stripe began since {@code stamp}; only one
+   * miss in {@link #FILL_ONE_IN_WARMING} fills it, and once the cache is full one in {@link
+   * #FILL_ONE_IN}.
    *
    * @param value what the engine returned (null: absent); copied
    */
   void fill(int shard, Key key, long stamp, byte[] value) {
-    if (full && ThreadLocalRandom.current().nextInt(FILL_ONE_IN) != 0) {
-      return;
+    if (ThreadLocalRandom.current().nextInt(full ? FILL_ONE_IN : FILL_ONE_IN_WARMING) == 0) {
+      fillNow(shard, key, stamp, value);
     }
+  }
+
+  /**
+   * {@link #fill} without its sampling: caches what a miss read unless a write to the key's stripe
+   * began since {@code stamp} (the coherence protocol's fill; tests call it to play interleavings).
+   */
+  void fillNow(int shard, Key key, long stamp, byte[] value) {
     int stripe = key.stripe();
     if ((stamp & 1) != 0 || versions.stamp(shard, stripe) != stamp) {
       return; // refused already: copy nothing (the check inside compute is the one that counts)

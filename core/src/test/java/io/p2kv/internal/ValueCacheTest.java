@@ -36,7 +36,7 @@ class ValueCacheTest {
   void shouldRefuseAFillOfAValueReadBeforeAWriteThatEndedSinceTheStamp() {
     long stamp = cache.stamp(0, k); // reader: stamp, then reads "old" from the engine
     write(new byte[] {2}); // worker: the whole write, the key not cached yet
-    cache.fill(0, k, stamp, new byte[] {1}); // reader: fills what it read before the write
+    cache.fillNow(0, k, stamp, new byte[] {1}); // reader: fills what it read before the write
     assertSame(ValueCache.MISS, cache.lookup(k), "the stale fill was refused");
   }
 
@@ -44,7 +44,7 @@ class ValueCacheTest {
   void shouldRefuseAFillWhileAWriteIsInProgress() {
     cache.beginWrite(0, List.of(k)); // worker: step 1
     long stamp = cache.stamp(0, k); // reader: stamp (odd)
-    cache.fill(0, k, stamp, new byte[] {1}); // reader: engine read, fill
+    cache.fillNow(0, k, stamp, new byte[] {1}); // reader: engine read, fill
     assertSame(ValueCache.MISS, cache.lookup(k));
     List<Object> values = new ArrayList<>();
     values.add(new byte[] {2});
@@ -55,7 +55,7 @@ class ValueCacheTest {
   @Test
   void shouldReplaceAFillThatWonItsCheckBeforeTheWriteBegan() {
     long stamp = cache.stamp(0, k);
-    cache.fill(0, k, stamp, new byte[] {1}); // filled before the write began: current then
+    cache.fillNow(0, k, stamp, new byte[] {1}); // filled before the write began: current then
     assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k));
     write(new byte[] {2}); // the write's step 3 replaces it before the write completes
     assertArrayEquals(new byte[] {2}, (byte[]) cache.lookup(k));
@@ -76,7 +76,7 @@ class ValueCacheTest {
       await(resume);
     });
     long stamp = cache.stamp(0, k); // reader: stamp, engine read of {1}
-    Thread reader = new Thread(() -> cache.fill(0, k, stamp, new byte[] {1}));
+    Thread reader = new Thread(() -> cache.fillNow(0, k, stamp, new byte[] {1}));
     reader.start();
     await(inside); // the fill's check passed; it holds the key's lock, its entry unpublished
     cache.beginWrite(0, List.of(k)); // worker: step 1 and the engine write of {2}
@@ -104,7 +104,7 @@ class ValueCacheTest {
       await(resume);
     });
     long stamp = cache.stamp(0, k); // reader: stamp, engine read of {1}
-    Thread reader = new Thread(() -> cache.fill(0, k, stamp, new byte[] {1}));
+    Thread reader = new Thread(() -> cache.fillNow(0, k, stamp, new byte[] {1}));
     reader.start();
     await(inside); // the fill's check passed; its entry is not published yet
     versions.beginAll(0); // worker: step 1 and the engine's range delete of [{1}, {2})
@@ -119,7 +119,7 @@ class ValueCacheTest {
     worker.join();
     assertSame(ValueCache.MISS, cache.lookup(k), "the fill's value from before the range delete is dropped");
     assertFalse(endedBeforeTheFill, "the range delete waited for the fill in flight");
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {4});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {4});
     assertArrayEquals(new byte[] {4}, (byte[]) cache.lookup(k), "the stripes are even again: fills work");
   }
 
@@ -135,23 +135,23 @@ class ValueCacheTest {
 
   @Test
   void shouldCacheADeleteAsAbsentAndAFailedWriteAsNothing() {
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {1});
     write(null);
     assertNull(cache.lookup(k), "a cached absent key");
-    cache.fill(0, new ValueCache.Key(new byte[] {9}), cache.stamp(0, new ValueCache.Key(new byte[] {9})), null);
+    cache.fillNow(0, new ValueCache.Key(new byte[] {9}), cache.stamp(0, new ValueCache.Key(new byte[] {9})), null);
     assertNull(cache.lookup(new ValueCache.Key(new byte[] {9})));
     cache.beginWrite(0, List.of(k));
     List<Object> values = new ArrayList<>();
     values.add(new byte[] {3});
     cache.endWrite(0, List.of(k), values, false);
     assertSame(ValueCache.MISS, cache.lookup(k), "a write that may not have applied drops the key");
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {4});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {4});
     assertArrayEquals(new byte[] {4}, (byte[]) cache.lookup(k), "the stripe is even again: fills work");
   }
 
   @Test
   void shouldDropAnInvalidatedKey() {
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {1});
     cache.beginWrite(0, List.of(k));
     List<Object> values = new ArrayList<>();
     values.add(ShardWriter.INVALIDATE);
@@ -162,7 +162,7 @@ class ValueCacheTest {
   @Test
   void shouldNotLetCallersChangeACachedValue() {
     byte[] read = {1};
-    cache.fill(0, k, cache.stamp(0, k), read);
+    cache.fillNow(0, k, cache.stamp(0, k), read);
     read[0] = 7; // the reader's own array, returned to its caller
     byte[] hit = (byte[]) cache.lookup(k);
     assertArrayEquals(new byte[] {1}, hit);
@@ -181,13 +181,13 @@ class ValueCacheTest {
   void shouldKeepShardsStripesApart() {
     long stamp = cache.stamp(1, k); // the same key bytes on another shard's stripes
     write(new byte[] {2}); // shard 0 writes
-    cache.fill(1, k, stamp, new byte[] {1});
+    cache.fillNow(1, k, stamp, new byte[] {1});
     assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k), "shard 1's stripe did not move");
   }
 
   @Test
   void shouldReplaceAValueOfAnotherLengthAndWeighIt() {
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {1});
     long before = cache.stats().bytes();
     write(new byte[] {2, 2, 2, 2, 2}); // another length: a new entry, weighed again
     assertArrayEquals(new byte[] {2, 2, 2, 2, 2}, (byte[]) cache.lookup(k));
@@ -208,7 +208,7 @@ class ValueCacheTest {
   @Test
   void shouldNeverReturnAMixOfTwoOverwritesInPlace() throws Exception {
     int writes = 20_000;
-    cache.fill(0, k, cache.stamp(0, k), filled(0));
+    cache.fillNow(0, k, cache.stamp(0, k), filled(0));
     AtomicReference<String> problem = new AtomicReference<>();
     CountDownLatch started = new CountDownLatch(1);
     Thread reader = new Thread(() -> {
@@ -244,6 +244,17 @@ class ValueCacheTest {
     assertNull(problem.get());
   }
 
+  @Test
+  void shouldFillOnlySomeMisses() {
+    ValueCache big = new ValueCache(new StripeVersions(1), 1 << 24);
+    for (int i = 0; i < 8_000; i++) {
+      ValueCache.Key ki = new ValueCache.Key(new byte[] {(byte) (i >>> 8), (byte) i});
+      big.fill(0, ki, big.stamp(0, ki), new byte[] {1});
+    }
+    long entries = big.stats().entries();
+    assertTrue(entries > 500 && entries < 2_000, "about one miss in " + ValueCache.FILL_ONE_IN_WARMING + " fills: " + entries);
+  }
+
   /**
    * A full cache that misses (keys spread over far more data than it holds) is bypassed: most
    * reads skip it, probes keep measuring it, and once the probes hit it is consulted again.
@@ -253,7 +264,7 @@ class ValueCacheTest {
     ValueCache small = new ValueCache(new StripeVersions(1), 64 * 1024);
     for (int i = 0; i < 4_000; i++) { // more than it holds: it evicts, so it is full
       ValueCache.Key ki = new ValueCache.Key(new byte[] {(byte) (i >>> 8), (byte) i});
-      small.fill(0, ki, small.stamp(0, ki), new byte[32]);
+      small.fillNow(0, ki, small.stamp(0, ki), new byte[32]);
     }
     assertEquals(4_000, consulted(small, 4_000), "reads consult a cache whose hit ratio is unknown");
     for (int i = 0; i < 2_000; i++) {
