@@ -30,7 +30,7 @@ final class DirectPointReads implements PointReads {
   @Override
   public byte[] get(byte[] key) {
     long start = dispatcher.startNanos();
-    byte[] value = cache == null ? read(key) : readThroughCache(key);
+    byte[] value = cache == null || !cache.consult() ? read(key) : readThroughCache(key);
     dispatcher.record(OperationType.GET, start);
     return value;
   }
@@ -78,7 +78,7 @@ final class DirectPointReads implements PointReads {
   public List<byte[]> multiGet(List<byte[]> keys) {
     long start = dispatcher.startNanos();
     List<byte[]> values;
-    if (cache == null) {
+    if (cache == null || !cache.consult()) {
       values = readAll(keys);
     } else {
       state.checkOpen();

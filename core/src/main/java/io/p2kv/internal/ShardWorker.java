@@ -693,7 +693,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
    * the writes queued before the read. Serves read runs and the reads of updates.
    */
   private List<byte[]> readKeys(List<byte[]> keys) {
-    if (cache == null) {
+    if (cache == null || !cache.consult()) {
       return readEngine(keys);
     }
     ValueCache.Lookup lookup = cache.new Lookup(keys, k -> shard);

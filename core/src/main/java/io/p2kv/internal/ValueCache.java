@@ -4,12 +4,14 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.function.BiFunction;
 import java.util.function.ToIntFunction;
 
 /**
@@ -75,6 +77,21 @@ import java.util.function.ToIntFunction;
  * {@code compute} on one key), so the wait is as short as step 3's wait for a fill on a single key;
  * the removal costs one pass over the cache per shard the range delete touches.
  *
+ * <h2>Overwriting in place</h2>
+ * A write of a cached key whose new value has the cached value's length copies the new bytes into
+ * the cached array instead of replacing the entry (step 3, with no fill in progress). Replacing it
+ * would allocate a new array that the cache's long-lived (old-generation) entry points to: every
+ * such array survives the young collections, is promoted, and becomes old-generation garbage at the
+ * next write of the key, and the collector's concurrent cycles that follow cost write-heavy mixes on
+ * hot keys more than the cache saves (docs/benchmarks/CACHE.md, "Garbage"). The copy is guarded by
+ * the entry's sequence number, a seqlock with one writer (only the key's shard worker writes its
+ * entry): the worker makes it odd, copies, makes it even again, all before step 4; a reader copies
+ * the array between two reads of the number and keeps the copy only if both are the same even
+ * number; otherwise it treats the lookup as a miss and reads the engine (it overlaps the write, so
+ * either value is right, and the fill that follows is refused by the odd stripe or finds the entry
+ * present). So a reader sees the value from before the write or the one after, never a mix, and
+ * one that starts after the write completed sees the new one.
+ *
  * <p>Keys and values are copies: a caller can neither change a cached entry nor see one change.
  *
  * <p>Stores that only the worker reads are (cross-shard rollbacks, recovery at open) follow the
@@ -85,8 +102,54 @@ final class ValueCache {
   /** What {@link #lookup} returns on a miss (null is a cached absent key). */
   static final Object MISS = new Object();
 
+  /** A cached value: the bytes and the sequence number that guards overwrites in place. */
+  static final class Entry {
+    private static final VarHandle SEQ;
+
+    static {
+      try {
+        SEQ = MethodHandles.lookup().findVarHandle(Entry.class, "seq", int.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    /** Null for an absent key. */
+    final byte[] value;
+    /** Odd while the shard's worker overwrites {@link #value}; only that worker writes it. */
+    private volatile int seq;
+
+    Entry(byte[] value) {
+      this.value = value;
+    }
+
+    /**
+     * A copy of the value, or null if the shard's worker is overwriting it right now (the caller
+     * then reads the engine, as on a miss: the read overlaps the write, so either value is right).
+     * Never a mix of two writes' bytes. Not for an absent key's entry.
+     */
+    byte[] copyOrNull() {
+      int before = seq;
+      if ((before & 1) != 0) {
+        return null; // do not spin: the worker may have lost its CPU in the middle of the copy
+      }
+      byte[] copy = value.clone();
+      VarHandle.loadLoadFence(); // the copy's reads come before the second read of seq
+      return (int) SEQ.getOpaque(this) == before ? copy : null;
+    }
+
+    /** Copies {@code v} (as long as {@link #value}) over the value. The shard's worker only. */
+    void overwrite(byte[] v) {
+      int s = seq;
+      SEQ.setOpaque(this, s + 1);
+      VarHandle.storeStoreFence(); // the odd number is visible before any byte changes
+      System.arraycopy(v, 0, value, 0, v.length);
+      seq = s + 2; // a volatile write: the bytes are visible before the even number
+    }
+  }
+
   /** The cached marker of an absent key. */
-  private static final Object ABSENT = new Object();
+  private static final Entry ABSENT = new Entry(null);
 
   /** Bytes an entry costs beyond its key and value: the key wrapper, node and array headers. */
   static final int ENTRY_OVERHEAD = 96;
@@ -99,7 +162,38 @@ final class ValueCache {
    */
   static final int FILL_ONE_IN = 64;
 
-  private final Cache<Key, Object> cache;
+  /**
+   * Until the cache is full, a miss fills it one time in this many. Filling on every miss cost
+   * more than the cache saved while it warmed: with skewed keys over far more keys than it holds, a
+   * large cache stays "not full" for millions of reads, and each entry added is copied through the
+   * young generation and promoted (GC took 430 ns per operation of a 95/5 mix, against 35 ns with
+   * one fill in 8; docs/benchmarks/CACHE.md). A hot key is still filled within a few misses.
+   */
+  static final int FILL_ONE_IN_WARMING = 8;
+
+  /**
+   * Hit ratio under which a full cache costs reads more than it saves them, so reads stop
+   * consulting it ({@link #consult}): a hit (about ten dependent memory misses in a large cache,
+   * and the recency and frequency upkeep) saves one engine read, a miss adds a lookup, and the
+   * sampled fills add a copy and an eviction. Measured with 16 callers on uniform keys, where the
+   * hit ratio is the share of keys the cache holds: at 0.29 the cache cost gets 15 %, at 0.58 it
+   * gave 35 % (docs/benchmarks/CACHE.md, "Bypass"); the break-even lies between.
+   */
+  static final double BYPASS_BELOW = 0.35;
+
+  /** Hit ratio from which reads consult the cache again (above {@link #BYPASS_BELOW}: no flapping). */
+  static final double CONSULT_FROM = 0.45;
+
+  /** While bypassing, one read in this many still consults the cache, so its hit ratio is known. */
+  static final int PROBE_ONE_IN = 16;
+
+  /** Lookups between two assessments of the hit ratio. */
+  static final long ASSESS_EVERY = 20_000;
+
+  /** About one read in this many checks whether an assessment is due (reads the counters). */
+  private static final int CHECK_ONE_IN = 1024;
+
+  private final Cache<Key, Entry> cache;
   private final StripeVersions versions;
   /** Ints between two stripes' {@link #filling} slots: one cache line, so fills do not share one. */
   private static final int SLOT_SPACING = 16;
@@ -110,6 +204,12 @@ final class ValueCache {
   private final long capacityBytes;
   /** Whether the cache has evicted for size: from then on, fills are sampled. */
   private volatile boolean full;
+  /** Whether reads skip the cache but for probes ({@link #consult}). */
+  private volatile boolean bypassing;
+  /** Hits and misses at the last assessment; guarded by {@link #assessing}. */
+  private long assessedHits;
+  private long assessedMisses;
+  private final AtomicBoolean assessing = new AtomicBoolean();
 
   /**
    * @param versions the store's stripe versions, which its shard writers keep
@@ -129,9 +229,9 @@ final class ValueCache {
     this.cache =
         Caffeine.newBuilder()
             .maximumWeight(capacityBytes)
-            .weigher((Key k, Object v) -> ENTRY_OVERHEAD + k.bytes.length + (v instanceof byte[] b ? b.length : 0))
+            .weigher((Key k, Entry v) -> ENTRY_OVERHEAD + k.bytes.length + (v.value == null ? 0 : v.value.length))
             .executor(Runnable::run)
-            .evictionListener((Key k, Object v, RemovalCause cause) -> {
+            .evictionListener((Key k, Entry v, RemovalCause cause) -> {
               if (cause == RemovalCause.SIZE && !full) {
                 full = true;
               }
@@ -180,16 +280,73 @@ final class ValueCache {
   // ---------------------------------------------------------------- reads
 
   /**
+   * Whether this read should consult the cache. A full cache whose hit ratio has fallen under
+   * {@link #BYPASS_BELOW} costs reads more than it saves (uniform keys over far more data than it
+   * holds), so then only one read in {@link #PROBE_ONE_IN} consults it, to keep its hit ratio
+   * known, until the ratio is back at {@link #CONSULT_FROM}. A read that does not consult it reads
+   * the engine and does not fill it: always exact, since writes keep every cached entry current
+   * whether reads consult the cache or not.
+   */
+  boolean consult() {
+    if (!full) {
+      return true;
+    }
+    ThreadLocalRandom rnd = ThreadLocalRandom.current();
+    if (rnd.nextInt(CHECK_ONE_IN) == 0) {
+      assess(ASSESS_EVERY);
+    }
+    return !bypassing || rnd.nextInt(PROBE_ONE_IN) == 0;
+  }
+
+  /**
+   * Decides whether reads bypass the cache, from the hit ratio of the lookups since the last
+   * decision, once there were at least {@code window} of them. One thread at a time; the others
+   * skip it.
+   */
+  void assess(long window) {
+    if (!assessing.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      CacheStats s = cache.stats();
+      long hits = s.hitCount() - assessedHits;
+      long misses = s.missCount() - assessedMisses;
+      if (hits + misses < window) {
+        return;
+      }
+      double ratio = (double) hits / (hits + misses);
+      if (ratio < BYPASS_BELOW) {
+        bypassing = true;
+      } else if (ratio >= CONSULT_FROM) {
+        bypassing = false;
+      }
+      assessedHits = s.hitCount();
+      assessedMisses = s.missCount();
+    } finally {
+      assessing.set(false);
+    }
+  }
+
+  /** Whether reads bypass the cache now (see {@link #consult}). */
+  boolean bypassing() {
+    return bypassing;
+  }
+
+  /**
    * The cached result for a key.
    *
    * @return a copy of the cached value, null for a cached absent key, or {@link #MISS}
    */
   Object lookup(Key key) {
-    Object v = cache.getIfPresent(key);
-    if (v == null) {
+    Entry e = cache.getIfPresent(key);
+    if (e == null) {
       return MISS;
     }
-    return v == ABSENT ? null : ((byte[]) v).clone();
+    if (e.value == null) {
+      return null;
+    }
+    byte[] copy = e.copyOrNull();
+    return copy == null ? MISS : copy;
   }
 
   /**
@@ -202,20 +359,28 @@ final class ValueCache {
   }
 
   /**
-   * Caches what a miss read, unless a write to the key's stripe began since {@code stamp}; once the
-   * cache is full, only one miss in {@link #FILL_ONE_IN} fills it.
+   * Caches what a miss read, unless a write to the key's stripe began since {@code stamp}; only one
+   * miss in {@link #FILL_ONE_IN_WARMING} fills it, and once the cache is full one in {@link
+   * #FILL_ONE_IN}.
    *
    * @param value what the engine returned (null: absent); copied
    */
   void fill(int shard, Key key, long stamp, byte[] value) {
-    if (full && ThreadLocalRandom.current().nextInt(FILL_ONE_IN) != 0) {
-      return;
+    if (ThreadLocalRandom.current().nextInt(full ? FILL_ONE_IN : FILL_ONE_IN_WARMING) == 0) {
+      fillNow(shard, key, stamp, value);
     }
+  }
+
+  /**
+   * {@link #fill} without its sampling: caches what a miss read unless a write to the key's stripe
+   * began since {@code stamp} (the coherence protocol's fill; tests call it to play interleavings).
+   */
+  void fillNow(int shard, Key key, long stamp, byte[] value) {
     int stripe = key.stripe();
     if ((stamp & 1) != 0 || versions.stamp(shard, stripe) != stamp) {
       return; // refused already: copy nothing (the check inside compute is the one that counts)
     }
-    Object entry = value == null ? ABSENT : value.clone();
+    Entry entry = value == null ? ABSENT : new Entry(value.clone());
     int slot = stripe * SLOT_SPACING;
     filling.getAndIncrement(slot); // before the check: step 3 must see it (see "Coherence")
     try {
@@ -305,16 +470,23 @@ final class ValueCache {
       Object value = values.get(i);
       if (!applied || value == ShardWriter.INVALIDATE) {
         cache.invalidate(key);
+      } else if (filling.get(key.stripe() * SLOT_SPACING) != 0) {
+        cache.asMap().compute(key, (k, old) -> replaced(old, (byte[]) value)); // waits for the fill (see "Coherence")
       } else {
-        BiFunction<Key, Object, Object> replace = (k, old) -> old == null ? null : value == null ? ABSENT : ((byte[]) value).clone();
-        if (filling.get(key.stripe() * SLOT_SPACING) != 0) {
-          cache.asMap().compute(key, replace); // waits for the fill in progress (see "Coherence")
-        } else {
-          cache.asMap().computeIfPresent(key, replace);
+        Entry old = cache.policy().getIfPresentQuietly(key); // exact with no fill in flight
+        if (old != null && old.value != null && value != null && ((byte[]) value).length == old.value.length) {
+          old.overwrite((byte[]) value); // see "Overwriting in place"
+        } else if (old != null) {
+          cache.asMap().computeIfPresent(key, (k, o) -> replaced(o, (byte[]) value));
         }
       }
     }
     versions.end(shard, keys);
+  }
+
+  /** The entry a write leaves for a cached key: none if the key is not cached. */
+  private static Entry replaced(Entry old, byte[] value) {
+    return old == null ? null : value == null ? ABSENT : new Entry(value.clone());
   }
 
   /**

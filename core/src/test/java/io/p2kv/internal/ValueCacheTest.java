@@ -1,14 +1,18 @@
 package io.p2kv.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +36,7 @@ class ValueCacheTest {
   void shouldRefuseAFillOfAValueReadBeforeAWriteThatEndedSinceTheStamp() {
     long stamp = cache.stamp(0, k); // reader: stamp, then reads "old" from the engine
     write(new byte[] {2}); // worker: the whole write, the key not cached yet
-    cache.fill(0, k, stamp, new byte[] {1}); // reader: fills what it read before the write
+    cache.fillNow(0, k, stamp, new byte[] {1}); // reader: fills what it read before the write
     assertSame(ValueCache.MISS, cache.lookup(k), "the stale fill was refused");
   }
 
@@ -40,7 +44,7 @@ class ValueCacheTest {
   void shouldRefuseAFillWhileAWriteIsInProgress() {
     cache.beginWrite(0, List.of(k)); // worker: step 1
     long stamp = cache.stamp(0, k); // reader: stamp (odd)
-    cache.fill(0, k, stamp, new byte[] {1}); // reader: engine read, fill
+    cache.fillNow(0, k, stamp, new byte[] {1}); // reader: engine read, fill
     assertSame(ValueCache.MISS, cache.lookup(k));
     List<Object> values = new ArrayList<>();
     values.add(new byte[] {2});
@@ -51,7 +55,7 @@ class ValueCacheTest {
   @Test
   void shouldReplaceAFillThatWonItsCheckBeforeTheWriteBegan() {
     long stamp = cache.stamp(0, k);
-    cache.fill(0, k, stamp, new byte[] {1}); // filled before the write began: current then
+    cache.fillNow(0, k, stamp, new byte[] {1}); // filled before the write began: current then
     assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k));
     write(new byte[] {2}); // the write's step 3 replaces it before the write completes
     assertArrayEquals(new byte[] {2}, (byte[]) cache.lookup(k));
@@ -72,7 +76,7 @@ class ValueCacheTest {
       await(resume);
     });
     long stamp = cache.stamp(0, k); // reader: stamp, engine read of {1}
-    Thread reader = new Thread(() -> cache.fill(0, k, stamp, new byte[] {1}));
+    Thread reader = new Thread(() -> cache.fillNow(0, k, stamp, new byte[] {1}));
     reader.start();
     await(inside); // the fill's check passed; it holds the key's lock, its entry unpublished
     cache.beginWrite(0, List.of(k)); // worker: step 1 and the engine write of {2}
@@ -100,7 +104,7 @@ class ValueCacheTest {
       await(resume);
     });
     long stamp = cache.stamp(0, k); // reader: stamp, engine read of {1}
-    Thread reader = new Thread(() -> cache.fill(0, k, stamp, new byte[] {1}));
+    Thread reader = new Thread(() -> cache.fillNow(0, k, stamp, new byte[] {1}));
     reader.start();
     await(inside); // the fill's check passed; its entry is not published yet
     versions.beginAll(0); // worker: step 1 and the engine's range delete of [{1}, {2})
@@ -115,7 +119,7 @@ class ValueCacheTest {
     worker.join();
     assertSame(ValueCache.MISS, cache.lookup(k), "the fill's value from before the range delete is dropped");
     assertFalse(endedBeforeTheFill, "the range delete waited for the fill in flight");
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {4});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {4});
     assertArrayEquals(new byte[] {4}, (byte[]) cache.lookup(k), "the stripes are even again: fills work");
   }
 
@@ -131,23 +135,23 @@ class ValueCacheTest {
 
   @Test
   void shouldCacheADeleteAsAbsentAndAFailedWriteAsNothing() {
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {1});
     write(null);
     assertNull(cache.lookup(k), "a cached absent key");
-    cache.fill(0, new ValueCache.Key(new byte[] {9}), cache.stamp(0, new ValueCache.Key(new byte[] {9})), null);
+    cache.fillNow(0, new ValueCache.Key(new byte[] {9}), cache.stamp(0, new ValueCache.Key(new byte[] {9})), null);
     assertNull(cache.lookup(new ValueCache.Key(new byte[] {9})));
     cache.beginWrite(0, List.of(k));
     List<Object> values = new ArrayList<>();
     values.add(new byte[] {3});
     cache.endWrite(0, List.of(k), values, false);
     assertSame(ValueCache.MISS, cache.lookup(k), "a write that may not have applied drops the key");
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {4});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {4});
     assertArrayEquals(new byte[] {4}, (byte[]) cache.lookup(k), "the stripe is even again: fills work");
   }
 
   @Test
   void shouldDropAnInvalidatedKey() {
-    cache.fill(0, k, cache.stamp(0, k), new byte[] {1});
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {1});
     cache.beginWrite(0, List.of(k));
     List<Object> values = new ArrayList<>();
     values.add(ShardWriter.INVALIDATE);
@@ -158,7 +162,7 @@ class ValueCacheTest {
   @Test
   void shouldNotLetCallersChangeACachedValue() {
     byte[] read = {1};
-    cache.fill(0, k, cache.stamp(0, k), read);
+    cache.fillNow(0, k, cache.stamp(0, k), read);
     read[0] = 7; // the reader's own array, returned to its caller
     byte[] hit = (byte[]) cache.lookup(k);
     assertArrayEquals(new byte[] {1}, hit);
@@ -177,7 +181,132 @@ class ValueCacheTest {
   void shouldKeepShardsStripesApart() {
     long stamp = cache.stamp(1, k); // the same key bytes on another shard's stripes
     write(new byte[] {2}); // shard 0 writes
-    cache.fill(1, k, stamp, new byte[] {1});
+    cache.fillNow(1, k, stamp, new byte[] {1});
     assertArrayEquals(new byte[] {1}, (byte[]) cache.lookup(k), "shard 1's stripe did not move");
+  }
+
+  @Test
+  void shouldReplaceAValueOfAnotherLengthAndWeighIt() {
+    cache.fillNow(0, k, cache.stamp(0, k), new byte[] {1});
+    long before = cache.stats().bytes();
+    write(new byte[] {2, 2, 2, 2, 2}); // another length: a new entry, weighed again
+    assertArrayEquals(new byte[] {2, 2, 2, 2, 2}, (byte[]) cache.lookup(k));
+    assertEquals(before + 4, cache.stats().bytes(), "the entry's weight follows its value");
+    write(null);
+    assertNull(cache.lookup(k), "a delete of a cached value leaves the key cached absent");
+    write(new byte[] {6});
+    assertArrayEquals(new byte[] {6}, (byte[]) cache.lookup(k), "a put of a cached absent key");
+    assertEquals(before, cache.stats().bytes());
+  }
+
+  /**
+   * The worker overwrites a cached value in place (same length) while a reader looks it up without
+   * pause: every value the reader gets is one that was written, whole (all its bytes from one
+   * write), and never older than one it got before. Fails if the reader does not check the entry's
+   * sequence number (torn copies).
+   */
+  @Test
+  void shouldNeverReturnAMixOfTwoOverwritesInPlace() throws Exception {
+    int writes = 20_000;
+    cache.fillNow(0, k, cache.stamp(0, k), filled(0));
+    AtomicReference<String> problem = new AtomicReference<>();
+    CountDownLatch started = new CountDownLatch(1);
+    Thread reader = new Thread(() -> {
+      int last = 0;
+      started.countDown();
+      while (last < writes - 1 && problem.get() == null) {
+        Object hit = cache.lookup(k);
+        if (hit == ValueCache.MISS) {
+          continue; // the worker was in the middle of a copy: a real reader reads the engine
+        }
+        byte[] v = (byte[]) hit;
+        int n = value(v);
+        for (int b = 4; b < v.length; b++) {
+          if (v[b] != (byte) n) {
+            problem.set("a read mixes write " + n + " with another (byte " + b + " is " + v[b] + ")");
+            return;
+          }
+        }
+        if (n < last) {
+          problem.set("went back from write " + last + " to " + n);
+          return;
+        }
+        last = n;
+      }
+    });
+    reader.start();
+    await(started);
+    for (int i = 1; i < writes; i++) {
+      write(filled(i));
+    }
+    reader.join(TimeUnit.MINUTES.toMillis(1));
+    assertFalse(reader.isAlive(), "the reader saw the last write");
+    assertNull(problem.get());
+  }
+
+  @Test
+  void shouldFillOnlySomeMisses() {
+    ValueCache big = new ValueCache(new StripeVersions(1), 1 << 24);
+    for (int i = 0; i < 8_000; i++) {
+      ValueCache.Key ki = new ValueCache.Key(new byte[] {(byte) (i >>> 8), (byte) i});
+      big.fill(0, ki, big.stamp(0, ki), new byte[] {1});
+    }
+    long entries = big.stats().entries();
+    assertTrue(entries > 500 && entries < 2_000, "about one miss in " + ValueCache.FILL_ONE_IN_WARMING + " fills: " + entries);
+  }
+
+  /**
+   * A full cache that misses (keys spread over far more data than it holds) is bypassed: most
+   * reads skip it, probes keep measuring it, and once the probes hit it is consulted again.
+   */
+  @Test
+  void shouldBypassAFullCacheThatMissesAndConsultItAgainOnceItHits() {
+    ValueCache small = new ValueCache(new StripeVersions(1), 64 * 1024);
+    for (int i = 0; i < 4_000; i++) { // more than it holds: it evicts, so it is full
+      ValueCache.Key ki = new ValueCache.Key(new byte[] {(byte) (i >>> 8), (byte) i});
+      small.fillNow(0, ki, small.stamp(0, ki), new byte[32]);
+    }
+    assertEquals(4_000, consulted(small, 4_000), "reads consult a cache whose hit ratio is unknown");
+    for (int i = 0; i < 2_000; i++) {
+      assertSame(ValueCache.MISS, small.lookup(new ValueCache.Key(new byte[] {9, 9, (byte) i})));
+    }
+    small.assess(1_000);
+    assertTrue(small.bypassing(), "2,000 misses in a row");
+    int probes = consulted(small, 16_000);
+    assertTrue(probes > 0 && probes < 2_000, "about one read in " + ValueCache.PROBE_ONE_IN + " probes: " + probes);
+    ValueCache.Key hot = null;
+    for (int i = 3_999; hot == null; i--) { // the last fills are the likeliest to be cached
+      ValueCache.Key ki = new ValueCache.Key(new byte[] {(byte) (i >>> 8), (byte) i});
+      hot = small.lookup(ki) == ValueCache.MISS ? null : ki;
+    }
+    for (int i = 0; i < 2_000; i++) {
+      assertArrayEquals(new byte[32], (byte[]) small.lookup(hot));
+    }
+    small.assess(1_000);
+    assertFalse(small.bypassing(), "the probes hit again");
+    assertEquals(4_000, consulted(small, 4_000));
+  }
+
+  private static int consulted(ValueCache c, int reads) {
+    int n = 0;
+    for (int i = 0; i < reads; i++) {
+      n += c.consult() ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** 4 KiB for write {@code i}: {@code i} in the first four bytes, then {@code (byte) i} in every byte. */
+  private static byte[] filled(int i) {
+    byte[] v = new byte[4096];
+    Arrays.fill(v, (byte) i);
+    v[0] = (byte) (i >>> 24);
+    v[1] = (byte) (i >>> 16);
+    v[2] = (byte) (i >>> 8);
+    v[3] = (byte) i;
+    return v;
+  }
+
+  private static int value(byte[] v) {
+    return (v[0] & 0xff) << 24 | (v[1] & 0xff) << 16 | (v[2] & 0xff) << 8 | (v[3] & 0xff);
   }
 }

@@ -82,6 +82,10 @@ public class PutBenchmark {
   @Param({"1024"})
   public int maxDurableBatch;
 
+  /** The value cache: p2kv's default, off, or a size in MiB ({@link Stores#open}); puts pay its upkeep. */
+  @Param({"default"})
+  public String cache;
+
   P2kv store;
   long lastRejected;
 
@@ -90,7 +94,7 @@ public class PutBenchmark {
     store =
         Stores.open(
             shards, maxBatch, Durability.valueOf(durability), ReadPath.DIRECT, yieldWaitNanos, ValueSeparation.none(),
-            "default", b -> b.maxDurableBatch(maxDurableBatch));
+            cache, b -> b.maxDurableBatch(maxDurableBatch));
   }
 
   @TearDown(Level.Trial)
