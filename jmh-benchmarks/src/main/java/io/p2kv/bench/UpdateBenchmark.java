@@ -4,6 +4,7 @@ import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import io.p2kv.ReadPath;
 import io.p2kv.ShardStats;
+import io.p2kv.ValueSeparation;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -97,11 +98,15 @@ public class UpdateBenchmark {
     @Param({"1", "2"})
     public int shards;
 
+    /** The value cache: p2kv's default, off, or a size in MiB ({@link Stores#open}). */
+    @Param({"default"})
+    public String cache;
+
     P2kv store;
 
     @Setup(Level.Trial)
     public void open(KeyChoice data) {
-      store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT);
+      store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT, 50_000, ValueSeparation.none(), cache);
       Stores.preload(store, data.keys, VALUE_BYTES);
     }
 
