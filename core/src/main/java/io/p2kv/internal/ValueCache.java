@@ -83,7 +83,7 @@ import java.util.function.ToIntFunction;
  * would allocate a new array that the cache's long-lived (old-generation) entry points to: every
  * such array survives the young collections, is promoted, and becomes old-generation garbage at the
  * next write of the key, and the collector's concurrent cycles that follow cost write-heavy mixes on
- * hot keys more than the cache saves (docs/benchmarks/CACHE.md, "Garbage"). The copy is guarded by
+ * hot keys more than the cache saves (docs/benchmarks/CACHE.md, stop 28). The copy is guarded by
  * the entry's sequence number, a seqlock with one writer (only the key's shard worker writes its
  * entry): the worker makes it odd, copies, makes it even again, all before step 4; a reader copies
  * the array between two reads of the number and keeps the copy only if both are the same even
@@ -178,7 +178,7 @@ final class ValueCache {
    * and the recency and frequency upkeep) saves one engine read, a miss adds a lookup, and the
    * sampled fills add a copy and an eviction. Measured with 16 callers on uniform keys, where the
    * hit ratio is the share of keys the cache holds: at 0.29 the cache cost gets 15 %, at 0.58 it
-   * gave 35 % (docs/benchmarks/CACHE.md, "Bypass"); the break-even lies between.
+   * gave 35 % (docs/benchmarks/CACHE.md, stop 28); the break-even lies between.
    */
   static final double BYPASS_BELOW = 0.35;
 
