@@ -55,7 +55,7 @@ class BenchmarkJarSmokeTest {
     String md = Files.readString(tmp.resolve("out/RESULTS.md"));
     // The p2kv row carries its ratio to the baseline measured in the same run.
     assertTrue(
-        md.lines().anyMatch(l -> l.startsWith("| PutBenchmark.syncPut | durability=WAL, maxBatch=32, shards=1, valueBytes=112, yieldWaitNanos=50000 | 2 |")
+        md.lines().anyMatch(l -> l.startsWith("| PutBenchmark.syncPut | cache=default, durability=WAL, maxBatch=32, shards=1, valueBytes=112, yieldWaitNanos=50000 | 2 |")
             && l.matches(".*\\| [0-9.]+ K \\| [0-9.]+x \\|.*")),
         md);
     assertTrue(Files.size(tmp.resolve("out/results.png")) > 1000);
@@ -89,7 +89,7 @@ class BenchmarkJarSmokeTest {
     ResultsReport.main(new String[] {tmp.resolve("out").toString(), cmd.toString(), json.toString()});
     String md = Files.readString(tmp.resolve("out/RESULTS.md"));
     assertTrue(
-        md.lines().anyMatch(l -> l.startsWith("| UpdateBenchmark.p2kvUpdate | distribution=zipfian, shards=1 | 2 |")
+        md.lines().anyMatch(l -> l.startsWith("| UpdateBenchmark.p2kvUpdate | cache=default, distribution=zipfian, shards=1 | 2 |")
             && l.matches(".*\\| [0-9.]+x \\| [0-9.]+x \\|$")),
         md);
   }
