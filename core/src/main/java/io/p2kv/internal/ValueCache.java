@@ -2,6 +2,7 @@ package io.p2kv.internal;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.lang.invoke.MethodHandles;
@@ -44,13 +45,13 @@ import java.util.function.ToIntFunction;
  * one stale.
  *
  * <p>Step 3 must not miss a fill whose {@code compute} is still running: its check passed before
- * step 1, and its entry is published only when its {@code compute} returns. Caffeine's {@code
- * computeIfPresent} first looks without the lock ({@code ConcurrentHashMap.get}), and such an entry
- * is invisible to that look, so on its own it would end and let the fill leave the value from
- * before the write once the write had completed. So each fill counts itself in its stripe's slot of
- * {@code filling} before its {@code compute}, and step 3 takes the key's lock ({@code compute},
- * which waits for the fill) whenever that count is not zero; with no fill in flight, {@code
- * computeIfPresent}'s lock-free look is exact. Why the count cannot be missed: a fill whose check
+ * step 1, and its entry is published only when its {@code compute} returns. A look without the
+ * key's lock (Caffeine's {@code getIfPresentQuietly}, or the first step of its {@code
+ * computeIfPresent}: a {@code ConcurrentHashMap.get}) does not see such an entry, so on its own
+ * step 3 would end and let the fill leave the value from before the write once the write had
+ * completed. So each fill counts itself in its stripe's slot of {@code filling} before its {@code
+ * compute}, and step 3 takes the key's lock ({@code compute}, which waits for the fill) whenever
+ * that count is not zero; with no fill in flight, the lock-free look is exact. Why the count cannot be missed: a fill whose check
  * passes counted itself before that check, and the check came before step 1's fence, which comes
  * before step 3 reads the count (all volatile); a fill that has already uncounted itself has
  * published its entry. {@code ValueCacheTest.shouldReplaceAFillStillInsideItsComputeWhenTheWriteEnds}
@@ -195,6 +196,9 @@ final class ValueCache {
   private static final int CHECK_ONE_IN = 1024;
 
   private final Cache<Key, Entry> cache;
+  /** The cache's policy (quiet lookups) and size bound (its weight), fetched once. */
+  private final Policy<Key, Entry> policy;
+  private final Policy.Eviction<Key, Entry> eviction;
   private final StripeVersions versions;
   /** Ints between two stripes' {@link #filling} slots: one cache line, so fills do not share one. */
   private static final int SLOT_SPACING = 16;
@@ -239,6 +243,8 @@ final class ValueCache {
             })
             .recordStats()
             .build();
+    this.policy = cache.policy();
+    this.eviction = policy.eviction().orElseThrow();
     this.versions = versions;
   }
 
@@ -367,19 +373,15 @@ final class ValueCache {
    * @param value what the engine returned (null: absent); copied
    */
   void fill(int shard, Key key, long stamp, byte[] value) {
-    if (full) {
-      if (ThreadLocalRandom.current().nextInt(FILL_ONE_IN) != 0) {
-        return;
-      }
-    } else if (weighed() >= capacityBytes / FILL_ONE_IN_WARMING && ThreadLocalRandom.current().nextInt(FILL_ONE_IN_WARMING) != 0) {
-      return;
+    int oneIn = full ? FILL_ONE_IN : weighed() >= capacityBytes / FILL_ONE_IN_WARMING ? FILL_ONE_IN_WARMING : 1;
+    if (oneIn == 1 || ThreadLocalRandom.current().nextInt(oneIn) == 0) {
+      fillNow(shard, key, stamp, value);
     }
-    fillNow(shard, key, stamp, value);
   }
 
   /** What the entries weigh now. */
   private long weighed() {
-    return cache.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+    return eviction.weightedSize().orElse(0L);
   }
 
   /**
@@ -484,7 +486,7 @@ final class ValueCache {
       } else if (filling.get(key.stripe() * SLOT_SPACING) != 0) {
         cache.asMap().compute(key, (k, old) -> replaced(old, (byte[]) value)); // waits for the fill (see "Coherence")
       } else {
-        Entry old = cache.policy().getIfPresentQuietly(key); // exact with no fill in flight
+        Entry old = policy.getIfPresentQuietly(key); // exact with no fill in flight
         if (old != null && old.value != null && value != null && ((byte[]) value).length == old.value.length) {
           old.overwrite((byte[]) value); // see "Overwriting in place"
         } else if (old != null) {
