@@ -187,13 +187,12 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * written, and returns without waiting: the restoring thread fetches the next batch meanwhile.
    */
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
-    Batch[] perShard = newBatches(store.shardCount());
+    Batch batch = new Batch();
     for (ConsumerRecord<byte[], byte[]> r : records) {
-      byte[] key = keys.data(r.key());
-      add(perShard[perShard.length == 1 ? 0 : store.shardOf(key)], key, r.value());
+      add(batch, keys.data(r.key()), r.value());
     }
     awaitRestoreWrite();
-    restoring = writeAsync(perShard);
+    restoring = writeAsync(perShard(batch));
     synchronized (position) {
       for (ConsumerRecord<byte[], byte[]> r : records) {
         ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
@@ -242,19 +241,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     if (store.shardCount() == 1) {
       return new Batch[] {batch};
     }
-    Batch[] parts = newBatches(store.shardCount());
+    Batch[] parts = new Batch[store.shardCount()];
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = new Batch();
+    }
     for (Batch.Op op : batch.ops()) {
       add(parts[store.shardOf(op.key())], op);
     }
     return parts;
-  }
-
-  private static Batch[] newBatches(int n) {
-    Batch[] batches = new Batch[n];
-    for (int i = 0; i < n; i++) {
-      batches[i] = new Batch();
-    }
-    return batches;
   }
 
   /** Starts the non-empty parts' writes, one per shard; completes when all of them have. */
