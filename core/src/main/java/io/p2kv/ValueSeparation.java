@@ -135,8 +135,9 @@ public final class ValueSeparation {
   /**
    * The default: values are small (below {@link #DEFAULT_MEDIUM_FROM_BYTES}), medium or large
    * (from {@link #DEFAULT_LARGE_FROM_BYTES}); small ones stay inline, large ones go to blob files
-   * with garbage collection, and medium ones go where the I/O model says they cost least for the
-   * workload. Adaptive: each shard retunes the thresholds and garbage collection from the key and
+   * with garbage collection, and medium ones go where the model of I/O and per-record work says
+   * they cost least for the workload (inline unless the shard's writes are inserts into a deep
+   * tree). Adaptive: each shard retunes the thresholds and garbage collection from the key and
    * value sizes and the update ratio it sees (see {@link #fixed()}).
    *
    * @return the policy

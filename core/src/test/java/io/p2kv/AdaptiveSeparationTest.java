@@ -69,17 +69,17 @@ class AdaptiveSeparationTest {
       SeparationSettings initial = settings(store);
       assertEquals(96, initial.mediumFromBytes(), "Parallax's T_SM for 24-byte keys");
       assertEquals(1000, initial.largeFromBytes(), "1 KB pairs are large");
-      assertEquals(96, initial.minBlobBytes(), "insert mode: medium values separated");
-      assertEquals(0, initial.gcAgeCutoff(), "insert mode: no garbage collection");
+      assertEquals(1000, initial.minBlobBytes(), "a new shard: large values separated, medium ones inline");
+      assertEquals(0, initial.gcAgeCutoff(), "a new shard: no garbage collection");
 
-      // Phase 1: inserts of medium values: insert mode is right, nothing changes.
+      // Phase 1: inserts of medium values into a young tree (amplification 2): separating them
+      // would cost more in blob records than compaction saves, so nothing changes.
       changes.addAll(window(store, "medium-", 0, 24, 200));
       changes.addAll(window(store, "medium-", 300, 24, 200));
       assertEquals(List.of(), changes);
 
-      // Phase 2: the same medium keys are overwritten: collecting their garbage would cost more
-      // than compaction saves, so they go inline and collection turns on. One window proposes,
-      // the second confirms.
+      // Phase 2: the same medium keys are overwritten: they stay inline and collection turns on.
+      // One window proposes, the second confirms.
       assertEquals(List.of(), window(store, "medium-", 0, 24, 200));
       changes.addAll(window(store, "medium-", 300, 24, 200));
       assertEquals(1, changes.size(), changes.toString());
@@ -94,9 +94,10 @@ class AdaptiveSeparationTest {
       assertEquals(1000, settings(store).minBlobBytes());
 
       // Phase 4: medium inserts with keys of 64 bytes: Parallax's classes follow the key size,
-      // and inserted medium values are separated again.
-      window(store, "wide-", 0, 64, 300);
-      changes.addAll(window(store, "wide-", 300, 64, 300));
+      // and inserted medium values of 900 bytes (near the large class) save more than their blob
+      // records cost, so they are separated.
+      window(store, "wide-", 0, 64, 900);
+      changes.addAll(window(store, "wide-", 300, 64, 900));
       assertEquals(256, settings(store).mediumFromBytes(), "T_SM = 0.2 with 64-byte keys");
       assertEquals(960, settings(store).largeFromBytes(), "a 1 KB pair with a 64-byte key");
       assertEquals(256, settings(store).minBlobBytes(), "new medium values, inserted, are separated");
@@ -126,7 +127,7 @@ class AdaptiveSeparationTest {
     try (P2kv store =
         P2kv.builder().shards(1).memoryBudgetBytes(32L << 20).separationTunerLimits(LIMITS).open(tmp.resolve("s"))) {
       SeparationSettings initial = settings(store);
-      // Alternate overwrites of medium keys (propose: inline, GC on) with inserts of new ones
+      // Alternate overwrites of medium keys (propose: GC on) with inserts of new ones
       // (propose: as it is): no two consecutive windows agree on a change.
       List<SeparationTuner.Change> changes = new ArrayList<>();
       window(store, "old-", 0, 24, 200);
@@ -152,8 +153,8 @@ class AdaptiveSeparationTest {
     try (P2kv store =
         P2kv.builder().shards(1).memoryBudgetBytes(32L << 20).valueSeparation(policy).separationTunerLimits(LIMITS)
             .open(tmp.resolve("s"))) {
-      window(store, "wide-", 0, 64, 400);
-      window(store, "wide-", 300, 64, 400);
+      window(store, "wide-", 0, 64, 2000);
+      window(store, "wide-", 300, 64, 2000);
       SeparationSettings s = settings(store);
       assertEquals(150, s.mediumFromBytes());
       assertEquals(5000, s.largeFromBytes());

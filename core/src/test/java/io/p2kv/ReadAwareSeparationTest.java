@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The adaptive size-aware policy counts reads: a store loaded with medium values (separated while
- * it is only written) that turns read-heavy places new values inline and rewrites its files so
- * that the values already separated come back inline; it remembers that across a reopen; the
+ * The adaptive size-aware policy counts reads: a store loaded with large values below a page
+ * (separated while it is only written) that turns read-heavy places new values inline and rewrites
+ * its files so that the values already separated come back inline; it remembers that across a reopen; the
  * blob cache is carved out of the memory budget and obeys it. Checked through {@code stats()}
  * (placement, blob and SST bytes, cache counters) and against a model of the contents. The tuner's
  * timer is off: windows are stepped directly, so nothing sleeps.
@@ -34,7 +34,8 @@ class ReadAwareSeparationTest {
   private static final SeparationTuner.Limits LIMITS =
       new SeparationTuner.Limits(0, 300, 8 << 10, 64, 2, 2_000, Long.MAX_VALUE);
 
-  private static final int VALUE_BYTES = 200; // medium for 24-byte keys (96 <= v < 1000)
+  /** Large for 24-byte keys (at least 1000), below a page: separated while only written. */
+  private static final int VALUE_BYTES = 1200;
 
   private final TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
 
@@ -46,7 +47,7 @@ class ReadAwareSeparationTest {
     return P2kv.builder().shards(1).cacheBytes(0).memoryBudgetBytes(32L << 20).separationTunerLimits(LIMITS).open(dir);
   }
 
-  /** Inserts {@code n} medium values as windows of 300 and steps the tuner after each. */
+  /** Inserts {@code n} values as windows of 300 and steps the tuner after each. */
   private void load(P2kv store, Random rnd, int n) {
     for (int i = 0; i < n; i++) {
       byte[] v = new byte[VALUE_BYTES];
@@ -104,9 +105,9 @@ class ReadAwareSeparationTest {
     try (P2kv store = open(dir)) {
       load(store, rnd, 6_000);
       ShardStats loaded = shard(store);
-      assertEquals(96, loaded.separation().minBlobBytes(), "a store only written separates medium values");
+      assertEquals(1000, loaded.separation().minBlobBytes(), "a store only written separates large values");
       long valueBytes = 6_000L * VALUE_BYTES;
-      assertTrue(loaded.blobBytes() >= valueBytes, "the medium values are in blob files: " + loaded.blobBytes());
+      assertTrue(loaded.blobBytes() >= valueBytes, "the values are in blob files: " + loaded.blobBytes());
       assertTrue(loaded.sstBytes() < valueBytes / 2, "SST files hold keys and references: " + loaded.sstBytes());
 
       // Reads only: the first window proposes inline placement, the second confirms it.
@@ -195,7 +196,7 @@ class ReadAwareSeparationTest {
   }
 
   @Test
-  void shouldKeepMediumValuesSeparatedWhileTheStoreIsOnlyWritten() {
+  void shouldKeepLargeValuesSeparatedWhileTheStoreIsOnlyWritten() {
     Random rnd = new Random(11);
     model.clear();
     try (P2kv store = open(tmp.resolve("writes"))) {
@@ -203,7 +204,7 @@ class ReadAwareSeparationTest {
       for (int i = 0; i < 3; i++) {
         store.core().retuneSeparationNow();
       }
-      assertEquals(96, shard(store).separation().minBlobBytes());
+      assertEquals(1000, shard(store).separation().minBlobBytes());
       assertTrue(shard(store).blobBytes() > 0);
     }
   }
@@ -216,7 +217,7 @@ class ReadAwareSeparationTest {
     try (P2kv store = open(tmp.resolve("cache"))) {
       assertEquals(budget / 4, store.stats().blobCacheCapacityBytes(), "a quarter of the budget");
       // 12 MiB of separated values: more than the 8 MiB cache holds.
-      for (int i = 0; i < 60_000; i++) {
+      for (int i = 0; i < 10_500; i++) {
         byte[] v = new byte[VALUE_BYTES];
         rnd.nextBytes(v);
         store.put(key(i), v);
@@ -228,7 +229,7 @@ class ReadAwareSeparationTest {
       for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
         assertArrayEquals(e.getValue(), store.get(e.getKey()));
       }
-      for (Map.Entry<byte[], byte[]> e : model.tailMap(key(40_000)).entrySet()) {
+      for (Map.Entry<byte[], byte[]> e : model.tailMap(key(7_000)).entrySet()) {
         assertArrayEquals(e.getValue(), store.get(e.getKey()));
       }
       StoreStats stats = store.stats();
@@ -236,9 +237,9 @@ class ReadAwareSeparationTest {
       assertTrue(stats.blobCacheUsageBytes() <= stats.blobCacheCapacityBytes(),
           stats.blobCacheUsageBytes() + " bytes in a cache of " + stats.blobCacheCapacityBytes());
       ShardStats s = stats.shards().get(0);
-      assertTrue(s.blobCacheHits() + s.blobCacheMisses() >= model.size() + 20_000L, "every read of a separated value counts");
+      assertTrue(s.blobCacheHits() + s.blobCacheMisses() >= model.size() + 3_500L, "every read of a separated value counts");
       assertTrue(s.blobCacheMisses() >= model.size(), "the first pass misses");
-      assertTrue(s.blobCacheHits() >= 20_000L * 9 / 10, "the second pass hits: " + s.blobCacheHits());
+      assertTrue(s.blobCacheHits() >= 3_500L * 9 / 10, "the second pass hits: " + s.blobCacheHits());
       assertTrue(stats.blobCacheHitRate() > 0 && stats.blobCacheHitRate() < 1, "" + stats.blobCacheHitRate());
     }
     try (P2kv store = P2kv.builder().shards(1).cacheBytes(0).memoryBudgetBytes(budget).valueSeparation(ValueSeparation.none())
@@ -252,12 +253,25 @@ class ReadAwareSeparationTest {
     Random rnd = new Random(5);
     model.clear();
     try (P2kv store = open(tmp.resolve("compact"))) {
-      load(store, rnd, 3_000);
+      // 900-byte values with 64-byte keys: medium (256 <= v < 960), and worth separating while
+      // only inserted even in this young tree.
+      for (int i = 0; i < 3_000; i++) {
+        byte[] k = String.format("user-%059d", i).getBytes(StandardCharsets.UTF_8);
+        byte[] v = new byte[900];
+        rnd.nextBytes(v);
+        store.put(k, v);
+        model.put(k, v);
+        if (i % 300 == 299) {
+          store.core().retuneSeparationNow();
+        }
+      }
+      store.flush();
+      assertEquals(256, shard(store).separation().minBlobBytes(), "inserted medium values are separated");
       assertTrue(shard(store).blobBytes() > 0);
       store.compact();
       ShardStats s = shard(store);
       assertEquals(0, s.blobBytes(), "medium values merged in place at the last level");
-      assertEquals(96, s.separation().minBlobBytes(), "new medium values are still separated while only written");
+      assertEquals(256, s.separation().minBlobBytes(), "new medium values are still separated while only written");
       ValueSeparationTest.verify(store, model, "after compaction");
     }
   }

@@ -19,8 +19,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Issue 14: short sessions must not pile up small files. A store is opened with the defaults (the
- * adaptive size-aware policy, which separates 200-byte values while it sees inserts), given 200
- * values of 200 bytes under new keys, and closed, 200 times. Before the fix each reopen flushed
+ * adaptive size-aware policy), or with {@code threshold(100)} so that its 200-byte values go to
+ * blob files (what the adaptive policy did with them while it saw inserts when the issue was
+ * filed), given 200 values of 200 bytes under new keys, and closed, 200 times. Before the fix each reopen flushed
  * what the WAL held into one small SST and one small blob file per shard, and keys written in
  * order left one small bottom-level SST per L0 compaction: 200 cycles left 251 SST and blob files
  * with one shard, 502 with two. Now the SST and blob files of a shard stay within what its data
@@ -43,13 +44,14 @@ class SmallFilesTest {
 
   @TempDir Path tmp;
 
-  @ParameterizedTest(name = "shards={0}, keys in order={1}")
-  @CsvSource({"0, true", "2, false"})
-  void shouldKeepTheFileCountBoundedOverRepeatedOpenAndClose(int shards, boolean ordered) {
-    TestSeeds.run(getClass(), "shards=" + shards + ", ordered=" + ordered, seed -> run(shards, ordered, seed));
+  @ParameterizedTest(name = "shards={0}, keys in order={1}, values in blob files={2}")
+  @CsvSource({"0, true, false", "2, false, false", "0, true, true", "2, false, true"})
+  void shouldKeepTheFileCountBoundedOverRepeatedOpenAndClose(int shards, boolean ordered, boolean separated) {
+    TestSeeds.run(getClass(), "shards=" + shards + ", ordered=" + ordered + ", separated=" + separated,
+        seed -> run(shards, ordered, separated, seed));
   }
 
-  private void run(int shards, boolean ordered, long seed) {
+  private void run(int shards, boolean ordered, boolean separated, long seed) {
     Path dir = tmp.resolve("store");
     Random random = new Random(seed);
     Map<String, byte[]> model = new HashMap<>();
@@ -59,6 +61,9 @@ class SmallFilesTest {
     long maxWals = 0;
     for (int cycle = 1; cycle <= CYCLES; cycle++) {
       P2kv.Builder builder = P2kv.builder();
+      if (separated) {
+        builder.valueSeparation(ValueSeparation.threshold(100));
+      }
       if (shards > 0) {
         builder.shards(shards);
       }
@@ -87,12 +92,19 @@ class SmallFilesTest {
     System.out.println("SmallFilesTest " + counts);
     assertTrue(maxFirstHalf <= (long) DATA_FILES_PER_SHARD * shardCount, counts);
     assertTrue(maxSecondHalf <= (long) DATA_FILES_PER_SHARD * shardCount, counts);
-    // Merges at open keep a shard between what its data needs and 8 files more: by cycle 100 the
-    // count has been through that range, so twice the data must not add more than a few files.
-    assertTrue(maxSecondHalf <= maxFirstHalf + 4L * shardCount, "the count grows with the cycles: " + counts);
+    // No comparison of the two halves: merges at open keep a shard between what its data needs and
+    // 8 files more, but whether the first 100 cycles reach the top of that range depends on when
+    // background compactions finish before each close (with values inline and keys in order they
+    // sometimes peak at 5 files, then at 12 later). The fixed bound above, which the count would
+    // cross by cycle 20 if it grew with the cycles (251 files after 200 before the fix), is the
+    // check that does not depend on that timing.
     assertTrue(maxWals <= (long) WAL_FILES_PER_SHARD * shardCount, counts);
 
-    try (P2kv store = P2kv.builder().open(dir)) {
+    try (P2kv store = P2kv.builder().valueSeparation(separated ? ValueSeparation.threshold(100) : ValueSeparation.sizeAware())
+        .open(dir)) {
+      if (separated) {
+        assertTrue(store.stats().shards().stream().allMatch(s -> s.blobBytes() > 0), "the values are in blob files");
+      }
       assertEquals(CYCLES * PUTS, model.size());
       for (Map.Entry<String, byte[]> e : model.entrySet()) {
         assertArrayEquals(e.getValue(), store.get(e.getKey().getBytes(StandardCharsets.UTF_8)), e.getKey());

@@ -27,11 +27,13 @@ import java.util.Locale;
  *   <li>small: inline (never worth a blob record: more space and more write amplification,
  *       measured in docs/VALUE-SEPARATION.md);
  *   <li>large: blob files from the first flush, garbage-collected during compaction;
- *   <li>medium: separated (with the large values) while the shard's writes are mostly inserts,
- *       which leave no garbage, and inline once updates would make their garbage collection cost
- *       more than it saves. When the boundary moves up, garbage collection rewrites the old
- *       medium blobs inline as compaction meets them: Parallax's "transient log merged back in
- *       place", in time rather than by level.
+ *   <li>medium: inline, unless the shard's writes are mostly inserts into a tree whose write
+ *       amplification is high enough that separating them saves more than their blob records
+ *       cost ({@link #BLOB_RECORD_WORK_BYTES}): about 4.9 for 104-byte values and 24-byte keys.
+ *       Separated medium values go back inline once updates would make their garbage collection
+ *       cost more than it saves: garbage collection rewrites the old medium blobs inline as
+ *       compaction meets them, Parallax's "transient log merged back in place", in time rather
+ *       than by level.
  * </ul>
  *
  * <h2>The cost model</h2>
@@ -41,11 +43,12 @@ import java.util.Locale;
  *
  * <pre>
  *   inline:    (k + v + E) A
- *   separated: (k + E + R) A + (k + v + H) (1 + G)
+ *   separated: (k + E + R) A + (k + v + H + W) (1 + G)
  * </pre>
  *
  * E = 8 bytes of sequence and type per entry, R = 12 bytes of blob reference, H = 32 bytes of
- * blob record header (the blob file also repeats the key), and G the garbage-collection traffic
+ * blob record header (the blob file also repeats the key), W the work of a blob record beyond its
+ * bytes ({@link #BLOB_RECORD_WORK_BYTES}), and G the garbage-collection traffic
  * per byte appended to blob files. Parallax's A = l - 1 + f l assumes full merges and counts reads;
  * RocksDB's leveled compaction rewrites far less (docs/VALUE-SEPARATION.md compares the two), so A
  * is the shard's measured SST write amplification (flush plus compaction SST bytes per
@@ -94,6 +97,21 @@ public final class SeparationModel {
 
   /** Bytes of a blob record's header (the record also repeats the key). */
   static final double BLOB_HEADER_BYTES = 32;
+
+  /**
+   * The work a blob record costs beyond its bytes, counted as bytes of compaction work: the blob
+   * file builder compresses and checksums every value on its own, each separated value adds a blob
+   * index to decode and a second lookup to every read of it, and when values come back inline each
+   * is fetched on its own. Small and medium pairs are CPU-bound on a fast SSD (the reason p2kv
+   * exists), and a model of bytes alone separated 104-byte values from an LSM amplification of
+   * 1.75, which measured slower than keeping them inline on this machine: YCSB LOAD of 128-byte
+   * records at 8 threads 1.24-1.55x of plain RocksDB separated against 1.96x inline, the read
+   * phase after it 0.89-1.04x against 1.46x (it paid for bringing 446 MiB back inline);
+   * docs/VALUE-SEPARATION.md, "The cost of a blob record". With 256 bytes, 104-byte values
+   * (24-byte keys) are separated from an amplification of 4.9 (the 5 % margin included), 1 KB
+   * values still from 1.4.
+   */
+  static final double BLOB_RECORD_WORK_BYTES = 256;
 
   /**
    * Bytes of read I/O a read of a separated value adds: one device page from its blob file (inline,
@@ -178,9 +196,11 @@ public final class SeparationModel {
   }
 
   /**
-   * The settings an adaptive size-aware shard opens with: insert mode, medium values separated
-   * and garbage collection off, what a store being loaded needs. The first windows move it to
-   * update mode if the writes are updates, or if garbage is already there.
+   * The settings an adaptive size-aware shard opens with: large values separated, small and
+   * medium inline, garbage collection off (a fresh store is usually being loaded, which leaves no
+   * garbage). The first windows separate medium values too if the shard's writes are inserts into
+   * a tree that amplifies them enough (see {@link #BLOB_RECORD_WORK_BYTES}), and turn garbage
+   * collection on if the writes are updates or garbage is already there.
    *
    * @param mediumFromBytes smallest medium value
    * @param largeFromBytes smallest large value
@@ -188,7 +208,7 @@ public final class SeparationModel {
    * @return the settings
    */
   public static SeparationSettings initialAdaptive(int mediumFromBytes, int largeFromBytes, double gcGarbageRatio) {
-    return new SeparationSettings(true, mediumFromBytes, 0, 0, gcGarbageRatio, mediumFromBytes, largeFromBytes);
+    return new SeparationSettings(true, largeFromBytes, 0, 0, gcGarbageRatio, mediumFromBytes, largeFromBytes);
   }
 
   /**
@@ -213,7 +233,7 @@ public final class SeparationModel {
    * @return bytes written
    */
   static double separatedCost(double k, double v, double a, double g) {
-    return (k + ENTRY_BYTES + BLOB_REF_BYTES) * a + (k + v + BLOB_HEADER_BYTES) * (1 + g);
+    return (k + ENTRY_BYTES + BLOB_REF_BYTES) * a + (k + v + BLOB_HEADER_BYTES + BLOB_RECORD_WORK_BYTES) * (1 + g);
   }
 
   /**

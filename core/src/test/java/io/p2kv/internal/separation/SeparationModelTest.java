@@ -37,19 +37,35 @@ class SeparationModelTest {
 
   @Test
   void shouldSeparateMediumValuesWhenInsertsDominateAndInlineThemUnderUpdates() {
-    SeparationModel.Proposal insert = SeparationModel.propose(start(), medium(0, 3), null, AGE, RATIO);
+    // A = 6: 816 B per pair inline against 680 B separated (blob record work included).
+    SeparationModel.Proposal insert = SeparationModel.propose(start(), medium(0, 6), null, AGE, RATIO);
     assertEquals(96, insert.settings().minBlobBytes(), insert.reason());
-    SeparationModel.Proposal update = SeparationModel.propose(insert.settings(), medium(0.65, 3), null, AGE, RATIO);
+    SeparationModel.Proposal update = SeparationModel.propose(insert.settings(), medium(0.65, 6), null, AGE, RATIO);
     assertEquals(1000, update.settings().minBlobBytes(), update.reason());
     assertTrue(update.reason().contains("medium values inline"), update.reason());
   }
 
   @Test
+  void shouldKeepMediumValuesInlineWhenTheTreeAmplifiesTooLittleToPayForTheirBlobRecords() {
+    // A = 3 (a young or small tree, YCSB's load here): 408 B inline against 548 B separated, of
+    // which 256 B are the blob record's work. Without that work it would be 292 B: separated.
+    SeparationSettings opened = SeparationModel.initialAdaptive(96, 1000, RATIO);
+    assertEquals(1000, opened.minBlobBytes(), "an adaptive shard opens with medium values inline");
+    SeparationModel.Proposal insert = SeparationModel.propose(opened, medium(0, 3), null, AGE, RATIO);
+    assertEquals(1000, insert.settings().minBlobBytes(), insert.reason());
+    assertTrue(SeparationModel.separatedCost(24, 104, 3, 0) - SeparationModel.BLOB_RECORD_WORK_BYTES
+        < SeparationModel.inlineCost(24, 104, 3) * 0.95, "the bytes alone favour separation");
+    // Large values stay separated from the first flush: 1 KB pays for its record from A = 1.4.
+    assertEquals(1000, SeparationModel.propose(opened, medium(0, 1.5), null, AGE, RATIO).settings().minBlobBytes());
+    assertTrue(SeparationModel.separatedCost(24, 1004, 1.5, 0) < SeparationModel.inlineCost(24, 1004, 1.5) * 0.95);
+  }
+
+  @Test
   void shouldNotMoveMediumValuesOnACostDifferenceInsideTheMargin() {
-    // Costs of 104-byte values with A = 1.75 and no updates: 238 B inline, 237 B separated.
-    SeparationModel.Inputs close = medium(0, 1.75);
-    double inline = SeparationModel.inlineCost(24, 104, 1.75);
-    double separated = SeparationModel.separatedCost(24, 104, 1.75, 0);
+    // Costs of 104-byte values with A = 4.52 and no updates: 614.7 B inline, 614.9 B separated.
+    SeparationModel.Inputs close = medium(0, 4.52);
+    double inline = SeparationModel.inlineCost(24, 104, 4.52);
+    double separated = SeparationModel.separatedCost(24, 104, 4.52, 0);
     assertTrue(Math.abs(inline - separated) < 0.05 * inline, inline + " vs " + separated);
     SeparationSettings inlineNow = start();
     SeparationSettings separatedNow = inlineNow.withPlacement(96, 0);
@@ -94,9 +110,12 @@ class SeparationModelTest {
     assertEquals(5000, s.largeFromBytes());
   }
 
-  /** A window of 1,000 inserts of 104-byte values (or 1,000 large ones) and {@code reads} reads. */
+  /**
+   * A window of 1,000 inserts of 104-byte values (or 1,000 large ones) and {@code reads} reads, in
+   * a tree of amplification 6 (where the write model alone separates medium values).
+   */
   private static SeparationModel.Inputs reading(long reads, long largeCount, long largeBytes) {
-    return new SeparationModel.Inputs(24, largeCount > 0 ? 0 : 1000, largeCount > 0 ? 0 : 104_000, 0, 3, 0,
+    return new SeparationModel.Inputs(24, largeCount > 0 ? 0 : 1000, largeCount > 0 ? 0 : 104_000, 0, 6, 0,
         1000, reads, largeCount, largeBytes, true);
   }
 
@@ -106,15 +125,24 @@ class SeparationModelTest {
 
   @Test
   void shouldPlaceMediumValuesInlineOnceReadsOutweighWhatSeparationSaves() {
-    // Inserts with A = 3 save (104 - 12) * 3 - (24 + 104 + 32) = 116 B per pair separated; a read
-    // of a separated value costs a 4 KiB page. One read per 40 writes stays below that.
-    SeparationModel.Proposal rare = SeparationModel.propose(insertMode(), reading(25, 0, 0), null, AGE, RATIO);
+    // Inserts with A = 6 save (104 - 12) * 6 - (24 + 104 + 32 + 256) = 136 B per pair separated
+    // (95 B with the 5 % margin); a read of a separated value costs a 4 KiB page. One read per 50
+    // writes (82 B) stays below that.
+    SeparationModel.Proposal rare = SeparationModel.propose(insertMode(), reading(20, 0, 0), null, AGE, RATIO);
     assertEquals(96, rare.settings().minBlobBytes(), rare.reason());
     assertTrue(!rare.readDriven());
-    SeparationModel.Proposal read = SeparationModel.propose(insertMode(), reading(1000, 0, 0), null, AGE, RATIO);
-    assertEquals(SeparationModel.INLINE_CAP_BYTES, read.settings().minBlobBytes(), read.reason());
+    SeparationSettings separated = rare.settings();
+    assertEquals(96, SeparationModel.propose(separated, reading(20, 0, 0), null, AGE, RATIO).settings().minBlobBytes());
+    // One read per write: medium values inline; 1 KB values (when there are any) still save
+    // (1000 - 12) * 6 - (24 + 1000 + 32 + 256) = 4616 B separated, more than the 4 KiB read.
+    SeparationModel.Proposal read = SeparationModel.propose(separated, reading(1000, 0, 0), null, AGE, RATIO);
+    assertEquals(1000, read.settings().minBlobBytes(), read.reason());
     assertTrue(read.readDriven(), "the write model alone would separate them");
     assertTrue(read.reason().contains("reads"), read.reason());
+    // Two reads per write: everything below a page inline.
+    SeparationModel.Proposal more = SeparationModel.propose(separated, reading(2000, 0, 0), null, AGE, RATIO);
+    assertEquals(SeparationModel.INLINE_CAP_BYTES, more.settings().minBlobBytes(), more.reason());
+    assertTrue(more.readDriven());
   }
 
   @Test
@@ -129,9 +157,9 @@ class SeparationModelTest {
 
   @Test
   void shouldWeighReadsAgainstTheSavingsOfLargeValues() {
-    // 1,000 large values of 2 KB written with A = 3 save about (2048 - 12) * 3 - 2104 = 4004 B
-    // each when separated: one read per write (4 KiB) outweighs it, one per ten (410 B) does not,
-    // though it does outweigh what separating the smallest medium value saves (100 B).
+    // 1,000 large values of 2 KB written with A = 6 save about (2048 - 12) * 6 - 2360 = 9856 B
+    // each when separated: 20 reads per write (80 KiB) outweigh it, one per ten (410 B) does not,
+    // though it does outweigh what separating the smallest medium value saves (about 100 B).
     SeparationModel.Proposal fewReads = SeparationModel.propose(insertMode(), reading(100, 1000, 2_048_000), null, AGE, RATIO);
     assertEquals(1000, fewReads.settings().minBlobBytes(), fewReads.reason());
     SeparationModel.Proposal scans = SeparationModel.propose(insertMode(), reading(20_000, 1000, 2_048_000), null, AGE, RATIO);
