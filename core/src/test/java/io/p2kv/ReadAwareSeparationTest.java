@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,11 +50,17 @@ class ReadAwareSeparationTest {
 
   /** Inserts {@code n} values as windows of 300 and steps the tuner after each. */
   private void load(P2kv store, Random rnd, int n) {
+    load(store, rnd, n, ReadAwareSeparationTest::key, VALUE_BYTES);
+  }
+
+  /** {@link #load(P2kv, Random, int)} with other keys and value sizes. */
+  private void load(P2kv store, Random rnd, int n, IntFunction<byte[]> keys, int valueBytes) {
     for (int i = 0; i < n; i++) {
-      byte[] v = new byte[VALUE_BYTES];
+      byte[] k = keys.apply(i);
+      byte[] v = new byte[valueBytes];
       rnd.nextBytes(v);
-      store.put(key(i), v);
-      model.put(key(i), v);
+      store.put(k, v);
+      model.put(k, v);
       if (i % 300 == 299) {
         store.core().retuneSeparationNow();
       }
@@ -255,17 +262,7 @@ class ReadAwareSeparationTest {
     try (P2kv store = open(tmp.resolve("compact"))) {
       // 900-byte values with 64-byte keys: medium (256 <= v < 960), and worth separating while
       // only inserted even in this young tree.
-      for (int i = 0; i < 3_000; i++) {
-        byte[] k = String.format("user-%059d", i).getBytes(StandardCharsets.UTF_8);
-        byte[] v = new byte[900];
-        rnd.nextBytes(v);
-        store.put(k, v);
-        model.put(k, v);
-        if (i % 300 == 299) {
-          store.core().retuneSeparationNow();
-        }
-      }
-      store.flush();
+      load(store, rnd, 3_000, i -> String.format("user-%059d", i).getBytes(StandardCharsets.UTF_8), 900);
       assertEquals(256, shard(store).separation().minBlobBytes(), "inserted medium values are separated");
       assertTrue(shard(store).blobBytes() > 0);
       store.compact();

@@ -55,15 +55,13 @@ class SmallFilesTest {
     Path dir = tmp.resolve("store");
     Random random = new Random(seed);
     Map<String, byte[]> model = new HashMap<>();
+    ValueSeparation policy = separated ? ValueSeparation.threshold(100) : ValueSeparation.sizeAware();
     int shardCount = 0;
     long maxFirstHalf = 0;
     long maxSecondHalf = 0;
     long maxWals = 0;
     for (int cycle = 1; cycle <= CYCLES; cycle++) {
-      P2kv.Builder builder = P2kv.builder();
-      if (separated) {
-        builder.valueSeparation(ValueSeparation.threshold(100));
-      }
+      P2kv.Builder builder = P2kv.builder().valueSeparation(policy);
       if (shards > 0) {
         builder.shards(shards);
       }
@@ -100,8 +98,7 @@ class SmallFilesTest {
     // check that does not depend on that timing.
     assertTrue(maxWals <= (long) WAL_FILES_PER_SHARD * shardCount, counts);
 
-    try (P2kv store = P2kv.builder().valueSeparation(separated ? ValueSeparation.threshold(100) : ValueSeparation.sizeAware())
-        .open(dir)) {
+    try (P2kv store = P2kv.builder().valueSeparation(policy).open(dir)) {
       if (separated) {
         assertTrue(store.stats().shards().stream().allMatch(s -> s.blobBytes() > 0), "the values are in blob files");
       }
