@@ -44,9 +44,16 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashTest {
   @TempDir Path tmp;
 
-  private static void awaitReadyThenKill(Process child, CountDownLatch ready, Random rnd, int cycle, int maxDelayMillis)
+  private static void awaitReadyThenKill(
+      Process child, CountDownLatch ready, CountDownLatch covered, Random rnd, int cycle, int maxDelayMillis)
       throws InterruptedException {
     assertTrue(ready.await(60, TimeUnit.SECONDS), "child opened the store (cycle " + cycle + ")");
+    if (cycle == 0) {
+      // The first kill waits until the child has acknowledged a range-delete round's batch and a
+      // flushed unlogged bulk batch, so the checks of both run whatever the machine's speed; the
+      // later kills land anywhere.
+      assertTrue(covered.await(60, TimeUnit.SECONDS), "child acknowledged a range batch and a flushed bulk batch");
+    }
     Thread.sleep(50 + rnd.nextInt(maxDelayMillis)); // the kill lands at a random moment of the workload
     // SIGKILL through the process handle: Process.destroyForcibly() would also close our end of
     // the child's stdout and lose acknowledgements still in the pipe.
@@ -237,6 +244,7 @@ class CrashTest {
       }
       Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       CountDownLatch ready = new CountDownLatch(1);
+      CountDownLatch covered = new CountDownLatch(2); // a range batch and a flushed bulk batch acknowledged
       Map<String, String> cycleAcks = new LinkedHashMap<>();
       Set<String> cycleDeletes = new HashSet<>();
       Set<String> cycleInFlightDeletes = new HashSet<>();
@@ -269,10 +277,19 @@ class CrashTest {
               case "APPENDING" -> lastAppendIssued.merge(f[1], Integer.parseInt(f[2]), Math::max);
               case "APPENDED" -> lastAppendAck.merge(f[1], Integer.parseInt(f[2]), Math::max);
               case "CHECKPOINT", "BACKUP" -> cycleCopies.add(f[1]);
-              case "RDPUT" -> rangesPut.add(f[1]);
+              case "RDPUT" -> {
+                if (rangesPut.isEmpty()) {
+                  covered.countDown();
+                }
+                rangesPut.add(f[1]);
+              }
               case "RDELETING" -> rangesDeleting.add(f[1]);
               case "RDEL" -> rangesDeleted.add(f[1]);
-              case "BULK" -> lastBulk.accumulateAndGet(Integer.parseInt(f[1]), Math::max);
+              case "BULK" -> {
+                if (lastBulk.getAndAccumulate(Integer.parseInt(f[1]), Math::max) < 0) {
+                  covered.countDown();
+                }
+              }
               default -> throw new IllegalStateException("unexpected line " + line);
             }
           }
@@ -283,7 +300,7 @@ class CrashTest {
       reader.start();
       try {
         // Copies take a while: let the child finish some and be killed in the middle of others.
-        awaitReadyThenKill(child, ready, rnd, cycle, cuts == null ? 400 : 2000);
+        awaitReadyThenKill(child, ready, covered, rnd, cycle, cuts == null ? 400 : 2000);
       } finally {
         if (child.isAlive()) {
           child.toHandle().destroyForcibly(); // never leave a writer behind, whatever failed
