@@ -445,6 +445,18 @@ class ShardWorkerTest {
     assertEquals(List.of("get", "batch:4", "put"), engine.calls, "only key 2 is read, by the worker; a lone update reads nothing");
     assertArrayEquals(b(41), alone.join());
     assertEquals(2, shard.worker.counters().preReadUpdates);
+
+    // A lone update whose read ahead went stale (a put of its key came first) reads the engine.
+    FutureListener<byte[]> staleAlone = f();
+    Request.Update staleAloneUpdate = preRead(b(1), b(99), PLUS_ONE, staleAlone);
+    shard.submit(put(b(1), b(60), f()));
+    invoker.invoke();
+    engine.calls.clear();
+    shard.submit(staleAloneUpdate);
+    invoker.invoke();
+    assertArrayEquals(b(61), staleAlone.join(), "key 1 was written after the read ahead: the worker reads it");
+    assertEquals(List.of("get", "put"), engine.calls);
+    assertEquals(2, shard.worker.counters().preReadUpdates);
   }
 
   @Test
