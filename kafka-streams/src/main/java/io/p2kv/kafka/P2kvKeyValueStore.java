@@ -201,15 +201,36 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   /**
-   * Deletes this partition's data, offsets, position and status: two p2kv range deletes (one range
-   * tombstone per shard each, whatever the number of keys) and two deletes. Not atomic, and need not
-   * be: the marker file is written only after this returns, so a crash in between drops again.
+   * Deletes this partition's data, offsets, position and status: a p2kv range delete of the data
+   * and one of the offsets (one range tombstone per shard each, whatever the number of keys) and two
+   * deletes, each only if there is something to delete. A task that starts on a new state directory
+   * (a new application, a restore from the changelog) thus writes no tombstones that the
+   * partition's reads would pass until compaction removes them. Not atomic, and need not be: the
+   * marker file is written only after this returns, so a crash in between drops again.
    */
   private void dropPartition() {
-    store.delete(keys.status());
-    store.delete(keys.position());
-    store.deleteRange(keys.dataStart(), keys.dataEnd());
-    store.deleteRange(keys.offsetStart(), keys.offsetEnd());
+    deleteIfPresent(store, keys.status());
+    deleteIfPresent(store, keys.position());
+    deleteRangeIfAny(store, keys.dataStart(), keys.dataEnd());
+    deleteRangeIfAny(store, keys.offsetStart(), keys.offsetEnd());
+  }
+
+  /** Deletes {@code key} if {@code store} holds it; returns whether it did. */
+  static boolean deleteIfPresent(P2kv store, byte[] key) {
+    if (store.get(key) == null) {
+      return false;
+    }
+    store.delete(key);
+    return true;
+  }
+
+  /** Range-deletes {@code [from, to)} if {@code store} holds a key in it; returns whether it did. */
+  static boolean deleteRangeIfAny(P2kv store, byte[] from, byte[] to) {
+    if (store.range(from, to, 1).isEmpty()) {
+      return false;
+    }
+    store.deleteRange(from, to);
+    return true;
   }
 
   /** Waits until the last restore batch is in p2kv; its failure fails the caller. */

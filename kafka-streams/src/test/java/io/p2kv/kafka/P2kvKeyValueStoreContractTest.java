@@ -217,6 +217,36 @@ class P2kvKeyValueStoreContractTest {
     wiped.close();
   }
 
+  /**
+   * A task on a new state directory finds nothing of its partition: dropping it must write no
+   * tombstones (each would stay in the shared store's memtable and files, passed by reads, until
+   * compaction); a partition that holds keys is dropped whole, and only it.
+   */
+  @Test
+  void shouldDropOnlyWhatAPartitionHoldsAndWriteNothingForAnEmptyOne() throws Exception {
+    try (io.p2kv.P2kv p2kv = io.p2kv.P2kv.builder().shards(2).open(tmp.resolve("drop"))) {
+      StoreKeys empty = new StoreKeys("kv", 0);
+      StoreKeys full = new StoreKeys("kv", 1);
+      for (int i = 0; i < 50; i++) {
+        p2kv.put(full.data(new byte[] {(byte) i}), new byte[] {(byte) i});
+      }
+      p2kv.put(full.status(), new byte[] {1});
+      byte[] other = new StoreKeys("kv", 2).data(new byte[] {7});
+      p2kv.put(other, new byte[] {7});
+      long writes = p2kv.stats().writeOps();
+
+      assertTrue(!P2kvKeyValueStore.deleteRangeIfAny(p2kv, empty.dataStart(), empty.dataEnd()));
+      assertTrue(!P2kvKeyValueStore.deleteIfPresent(p2kv, empty.status()));
+      assertEquals(writes, p2kv.stats().writeOps(), "an empty partition's drop writes nothing");
+
+      assertTrue(P2kvKeyValueStore.deleteRangeIfAny(p2kv, full.dataStart(), full.dataEnd()));
+      assertTrue(P2kvKeyValueStore.deleteIfPresent(p2kv, full.status()));
+      assertTrue(p2kv.range(full.dataStart(), full.dataEnd()).isEmpty());
+      assertNull(p2kv.get(full.status()));
+      assertArrayEquals(new byte[] {7}, p2kv.get(other), "the next partition keeps its keys");
+    }
+  }
+
   @Test
   void shouldKeepTheQueryPositionAcrossReopensAndDropItWithTheTaskDirectory() throws Exception {
     TopicPartition changelog = new TopicPartition("app-kv-changelog", 2);
