@@ -52,8 +52,9 @@ import org.slf4j.LoggerFactory;
  * One RocksDB instance behind one shard. User data lives in the default column family, p2kv's
  * metadata (undo and commit records of cross-shard batches) in the {@value #META_CF} column
  * family of the same DB, so both commit in one atomic {@link WriteBatch} through one WAL. The
- * worker owns one {@link RocksDbBatch} for the life of the shard (cleared after each write), so
- * batching allocates no native memory per batch.
+ * worker owns one {@link RocksDbBatch} for the life of the shard (cleared after each write): it
+ * encodes the batch on the heap, and each write hands it to RocksDB as one native batch, built with
+ * one JNI call and freed after the write.
  *
  * <h2>Iterators</h2>
  * Open iterators are tracked so that {@link #close} can free any the store did not (it always
@@ -304,22 +305,22 @@ final class RocksDbEngine implements Engine, EngineAdmin {
 
   @Override
   public EngineBatch newBatch() {
-    return new RocksDbBatch(this, metaCf);
+    return new RocksDbBatch(this, metaCf.getID());
   }
 
   @Override
   public void write(EngineBatch batch, Durability durability) {
-    WriteBatch b = ((RocksDbBatch) batch).batch();
+    RocksDbBatch encoded = (RocksDbBatch) batch;
     WriteOptions options = durability == null ? writeOptions : writeOptionsBy[durability.ordinal()];
     if (options.disableWAL() && !writeOptions.disableWAL()) {
       unloggedWrites = true; // before the write: a checkpoint after it must flush
     }
-    try {
+    try (WriteBatch b = encoded.toWriteBatch()) {
       db.write(options, b);
     } catch (RocksDBException e) {
       throw writeFailure("write batch", e);
     } finally {
-      b.clear();
+      encoded.clear();
     }
   }
 
@@ -863,6 +864,11 @@ final class RocksDbEngine implements Engine, EngineAdmin {
 
   EngineException failure(String operation, RocksDBException e) {
     return failure(operation, e, "");
+  }
+
+  /** A failure p2kv finds before RocksDB is called (no RocksDB status). */
+  EngineException failure(String operation, String message) {
+    return new EngineException(operation + " failed on shard " + shard + " (" + dir + "): " + message, null);
   }
 
   private EngineException failure(String operation, RocksDBException e, String advice) {
