@@ -163,11 +163,6 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   /** Operations and payload bytes of the engine write of a run with updates, for the counters. */
   private int runOps;
   private long runBytes;
-  /** The run's update functions, their time, the longest, and the updates that used pre-reads. */
-  private int updateFunctions;
-  private long updateNanos;
-  private long updateMaxNanos;
-  private int updatePreReads;
 
   /** Set on a caller's thread while it runs the duty cycle ({@link #runAsCaller}). */
   private static final ThreadLocal<Boolean> IN_ROLE = new ThreadLocal<>();
@@ -405,9 +400,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     Throwable failure = null;
     long start = durable == null ? 0 : durable.nanoTime();
     try {
-      if (updates > 0 && n == 1) {
-        runOneUpdate((Request.Update) first);
-      } else if (updates > 0) {
+      if (updates > 0) {
         runWithUpdates(n);
       } else if (n == 1 && first instanceof Request.Put put) {
         writer.putAlone(put.key, put.value);
@@ -440,49 +433,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   }
 
   /**
-   * Executes a write run of one update alone, the usual run when updates are rare among the
-   * shard's writes: {@link #runWithUpdates}'s steps without its overlay (nothing else in the run
-   * can have written the key), kept small so that the JIT compiles it cheaply. Sets {@link
-   * #runOps}, {@link #runBytes}, {@link #runResults} and {@link #requestFailure} as that method
-   * does.
-   *
-   * @throws EngineException if the engine read or the write failed
-   */
-  private void runOneUpdate(Request.Update u) {
-    runOps = -1;
-    runBytes = 0;
-    try {
-      byte[] current;
-      if (u.hasPreRead() && versions.stamp(shard, u.preReadStripe) == u.preReadStamp) {
-        current = u.takePreRead(); // the caller's read is the committed value (StripeVersions)
-        updatePreReads++;
-      } else {
-        keys.add(u.key);
-        current = readKeys(keys).get(0);
-        counters.read(1);
-      }
-      byte[] next = apply(0, u, current, true);
-      if (next == FAILED) {
-        return;
-      }
-      if (next != null) {
-        runOps = 1;
-        runBytes = u.key.length + (long) next.length;
-        writer.putAlone(u.key, next);
-      } else if (current != null) {
-        runOps = 1;
-        runBytes = u.key.length;
-        writer.deleteAlone(u.key);
-      } // else: null for an absent key, which stays absent: nothing to write
-      runResults[0] = u.result(next);
-    } finally {
-      keys.clear();
-      countUpdates();
-    }
-  }
-
-  /**
-   * Executes a write run of several requests that holds updates and sets {@link #runOps} and
+   * Executes a write run that holds updates (see "Updates" above) and sets {@link #runOps} and
    * {@link #runBytes} to what its engine write carried ({@code runOps} -1 if no engine write was
    * made: nothing to write, or a read failed); the results go to {@link #runResults}, the failures
    * of single updates to {@link #requestFailure}.
@@ -495,11 +446,16 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     ArrayList<byte[]> keys = this.keys;
     int[] readAt = this.readAt;
     Object[] results = runResults;
+    boolean alone = n == 1;
     boolean writing = false; // the engine write call has begun: it empties the batch itself
     runOps = -1;
     runBytes = 0;
     int ops = 0;
     long bytes = 0;
+    int functions = 0;
+    int preReads = 0;
+    long nanos = 0;
+    long maxNanos = 0;
     try {
       // Step 1: read, with one engine call, the keys that updates find unchanged by the run.
       for (int i = 0; i < n; i++) {
@@ -511,13 +467,19 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
           }
           if (u.hasPreRead() && versions.stamp(shard, u.preReadStripe) == u.preReadStamp) {
             readAt[i] = PRE_READ; // the caller's read is the committed value (StripeVersions)
-            updatePreReads++;
+            preReads++;
           } else {
             readAt[i] = keys.size();
             keys.add(u.key);
           }
+        } else if (r instanceof Request.Put put) {
+          overlay.put(put.key, COMMITTED);
+        } else if (r instanceof Request.Delete delete) {
+          overlay.put(delete.key, COMMITTED);
         } else {
-          noteWritten((Request.Write) r, overlay, COMMITTED);
+          for (Batch.Op op : ((Request.BatchWrite) r).ops) {
+            overlay.put(op.key(), COMMITTED);
+          }
         }
       }
       List<byte[]> read = null;
@@ -531,7 +493,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
         if (!(r instanceof Request.Update u)) {
           Request.Write w = (Request.Write) r;
           w.addTo(writer);
-          noteWritten(w, overlay, null);
+          noteWritten(w, overlay);
           ops += w.opCount;
           bytes += w.bytes;
           continue;
@@ -555,94 +517,76 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
             own = false;
           }
         }
-        byte[] next = apply(i, u, current, own);
-        if (next == FAILED) {
+        byte[] next = null;
+        Throwable thrown = null;
+        long start = System.nanoTime();
+        try {
+          next = u.fn.apply(own || current == null ? current : current.clone());
+        } catch (Throwable t) {
+          thrown = t;
+        }
+        long took = System.nanoTime() - start;
+        functions++;
+        nanos += took;
+        maxNanos = Math.max(maxNanos, took);
+        if (thrown != null || (next != null && next.length > P2kv.MAX_VALUE_BYTES)) {
+          failOne(i, u, thrown, next);
           continue; // wrote nothing; the overlay keeps the value from before it
         }
         if (next != null) {
-          writer.put(u.key, next);
+          if (alone) {
+            runOps = 1;
+            runBytes = u.key.length + (long) next.length;
+            writer.putAlone(u.key, next);
+          } else {
+            writer.put(u.key, next);
+          }
           overlay.put(u.key, next);
           ops++;
           bytes += u.key.length + (long) next.length;
         } else if (current != null) {
-          writer.delete(u.key);
+          if (alone) {
+            runOps = 1;
+            runBytes = u.key.length;
+            writer.deleteAlone(u.key);
+          } else {
+            writer.delete(u.key);
+          }
           overlay.put(u.key, ABSENT);
           ops++;
           bytes += u.key.length;
         } // else: null for an absent key, which stays absent: nothing to write
         results[i] = u.result(next);
       }
-      if (ops > 0) {
+      if (ops > 0 && !alone) {
         runOps = ops;
         runBytes = bytes;
         writing = true;
         writer.commit();
       }
     } catch (EngineException e) {
-      if (!writing) {
+      if (!alone && !writing) {
         writer.discard(); // a read failed after some adds
       }
       throw e;
     } finally {
       overlay.clear();
       keys.clear();
-      countUpdates();
+      if (functions > 0) {
+        counters.updated(functions, nanos, maxNanos, preReads);
+      }
     }
   }
 
-  /** {@link #apply}'s result for a function that failed (threw or returned an oversized value). */
-  private static final byte[] FAILED = new byte[0];
-
-  /**
-   * Runs the function of update {@code u} (at run position {@code i}) on {@code current}, timed
-   * into the run's update counters.
-   *
-   * @param own whether nobody else holds {@code current} (else the function gets a copy)
-   * @return the new value (null: delete), or {@link #FAILED} after failing that update alone
-   */
-  private byte[] apply(int i, Request.Update u, byte[] current, boolean own) {
-    byte[] next = null;
-    Throwable thrown = null;
-    long start = System.nanoTime();
-    try {
-      next = u.fn.apply(own || current == null ? current : current.clone());
-    } catch (Throwable t) {
-      thrown = t;
-    }
-    long took = System.nanoTime() - start;
-    updateFunctions++;
-    updateNanos += took;
-    updateMaxNanos = Math.max(updateMaxNanos, took);
-    if (thrown != null || (next != null && next.length > P2kv.MAX_VALUE_BYTES)) {
-      failOne(i, u, thrown, next);
-      return FAILED;
-    }
-    return next;
-  }
-
-  /** Adds the run's update functions, their time and its pre-reads to the counters. */
-  private void countUpdates() {
-    if (updateFunctions > 0) {
-      counters.updated(updateFunctions, updateNanos, updateMaxNanos, updatePreReads);
-      updateFunctions = 0;
-      updateNanos = 0;
-      updateMaxNanos = 0;
-    }
-    updatePreReads = 0;
-  }
-
-  /**
-   * Records a blind write of the run in the overlay: with {@code as} null, the values it writes, in
-   * queue order (step 2); else {@code as} for each of its keys (step 1's placeholder).
-   */
-  private static void noteWritten(Request.Write w, TreeMap<byte[], byte[]> overlay, byte[] as) {
+  /** Records a blind write of the run in the overlay, in queue order. */
+  private static void noteWritten(Request.Write w, TreeMap<byte[], byte[]> overlay) {
     if (w instanceof Request.Put put) {
-      overlay.put(put.key, as != null ? as : put.value);
+      overlay.put(put.key, put.value);
     } else if (w instanceof Request.Delete delete) {
-      overlay.put(delete.key, as != null ? as : ABSENT);
+      overlay.put(delete.key, ABSENT);
     } else {
       for (Batch.Op op : ((Request.BatchWrite) w).ops) {
-        overlay.put(op.key(), as != null ? as : op.isDelete() ? ABSENT : op.value());
+        overlay.put(op.key(), op.isDelete() ? ABSENT : op.value());
       }
     }
   }
