@@ -18,6 +18,11 @@ import org.rocksdb.WriteBatch;
  * per operation a type byte, for the metadata column family its id (varint32), the key and for a
  * put the value, each as a varint32 length and its bytes. {@code RocksDbBatchTest} checks the
  * encoding byte for byte against batches RocksDB builds itself.
+ *
+ * <p>Memory: the encoded batch lives on the heap while it fills and is copied once when written,
+ * so a batch of N bytes needs about 2N bytes of heap at its write (a worker's own runs are capped
+ * by {@code maxBatchBytes} or {@code maxDurableBatchBytes}; a user's {@code Batch} is not). A
+ * buffer grown past 1 MiB is dropped when the batch is cleared.
  */
 final class RocksDbBatch implements EngineBatch {
   /** RocksDB's {@code kTypeDeletion}, {@code kTypeValue} and their column-family variants. */
