@@ -22,10 +22,10 @@ for s in p2kv rocksdb; do
   java -Xms1g -Xmx1g -cp "$(cp_of base)" io.p2kv.ycsb.Settle "$(client $s)" p2kv.dir=$(dir $s) $SPROPS >> "$OUT/$s-load-t$THREADS.txt" 2>&1
 done
 orders=("base new rocksdb" "rocksdb base new" "new rocksdb base" "base rocksdb new" "new base rocksdb" "rocksdb new base")
-for r in $(seq 1 "$ROUNDS"); do
+for r in $(seq ${START:-1} "$ROUNDS"); do
   for s in ${orders[$(( (r-1) % 6 ))]}; do
     f="$OUT/$s-$PHASE-t$THREADS-r$r.txt"
-    flock -x /tmp/p2kv-cpu.lock /usr/bin/time -f "CPU user %U sys %S wall %e" java -Xms1g -Xmx1g -cp "$(cp_of $(build $s))" site.ycsb.Client -t -db "$(client $s)" -P $W/p2kvs-$PHASE -threads "$THREADS" -p p2kv.dir=$(dir $s) $PROPS > "$f" 2>&1
+    flock -x /tmp/p2kv-cpu.lock /usr/bin/time -f "CPU user %U sys %S wall %e" java -Xms1g -Xmx1g -cp "$(cp_of $(build $s))" site.ycsb.Client -t -db "$(client $s)" -P $W/p2kvs-$PHASE -threads "$THREADS" -p p2kv.dir=$(dir $s) $PROPS ${EXTRA:-} > "$f" 2>&1
     java -Xms1g -Xmx1g -cp "$(cp_of base)" io.p2kv.ycsb.Settle "$(client $s)" p2kv.dir=$(dir $s) $SPROPS >> "$OUT/settle.txt" 2>&1
   done
 done
