@@ -31,7 +31,9 @@ final class RocksDbBatch implements EngineBatch {
   private static final byte CF_DELETION = 0x4;
   private static final byte CF_VALUE = 0x5;
   /** Sequence number (8 bytes) and count (4 bytes). */
-  static final int HEADER_BYTES = 12;
+  private static final int HEADER_BYTES = 12;
+  /** The encoding buffer a new batch starts with. */
+  private static final int INITIAL_BYTES = 16 * 1024;
   /** The encoding buffer a cleared batch keeps; a larger one, grown by a big batch, is dropped. */
   private static final int KEPT_BYTES = 1 << 20;
   /** The largest encoded batch: a Java array's limit, with room for the header. */
@@ -39,7 +41,7 @@ final class RocksDbBatch implements EngineBatch {
 
   private final RocksDbEngine engine;
   private final int metaCfId;
-  private byte[] rep = new byte[16 * 1024];
+  private byte[] rep = new byte[INITIAL_BYTES];
   private int size = HEADER_BYTES;
   private int count;
 
@@ -89,16 +91,10 @@ final class RocksDbBatch implements EngineBatch {
    * write; the caller closes it.
    */
   WriteBatch toWriteBatch() {
-    byte[] r = rep;
-    int c = count;
-    r[8] = (byte) c;
-    r[9] = (byte) (c >>> 8);
-    r[10] = (byte) (c >>> 16);
-    r[11] = (byte) (c >>> 24);
-    return new WriteBatch(Arrays.copyOf(r, size));
+    return new WriteBatch(encoded());
   }
 
-  /** The encoded batch, header included (for tests). */
+  /** A copy of the encoded batch, its header's count set (the sequence number stays 0). */
   byte[] encoded() {
     byte[] r = Arrays.copyOf(rep, size);
     r[8] = (byte) count;
@@ -147,7 +143,7 @@ final class RocksDbBatch implements EngineBatch {
     size = HEADER_BYTES;
     count = 0;
     if (rep.length > KEPT_BYTES) {
-      rep = new byte[16 * 1024];
+      rep = new byte[INITIAL_BYTES];
     }
   }
 
