@@ -74,6 +74,16 @@ import org.rocksdb.WriteOptions;
  * separated values back inline ({@link RocksDbEngine#rewriteFilesBelow}). A hook that sets its own
  * rate limiter replaces it, and those rewrites then run unpaced.
  *
+ * <h2>Memtable filter</h2>
+ * Each memtable carries a whole-key filter ({@code memtable_whole_key_filtering}, sized by {@code
+ * memtable_prefix_bloom_size_ratio} at {@value #MEMTABLE_FILTER_RATIO} of the memtable: about 24
+ * bits per 128-byte pair; RocksDB takes it from the memtable's arena, so the memtable budget
+ * covers it). Without it, a get searches the memtable's skiplist before the SST files even for a
+ * key the memtable does not hold, which is most gets while writes go on: cache misses down a
+ * skiplist of up to 64 MiB, the largest single cost of a get in the update and mixed benchmarks'
+ * profiles (docs/benchmarks/READS.md, "Memtable filter"). With it such a get costs a few hashed
+ * bit probes; each insert adds those probes.
+ *
  * <h2>Recovery without small flushes</h2>
  * RocksDB flushes the memtables it rebuilt from the WAL while it opens, so a store opened and
  * closed after a few writes gets one small L0 file per open, and one small blob file with it when
@@ -97,6 +107,12 @@ public final class RocksDbEngineFactory implements EngineFactory {
 
   /** Smallest memtable a shard gets, whatever the budget. */
   private static final long MIN_WRITE_BUFFER_BYTES = 4L << 20;
+
+  /**
+   * Bits of the memtable's whole-key filter, as a share of the memtable's bytes (RocksDB's {@code
+   * memtable_prefix_bloom_size_ratio}; taken from the memtable's own arena, so inside the budget).
+   */
+  static final double MEMTABLE_FILTER_RATIO = 0.02;
 
   /** Largest memtable a shard gets (RocksDB's default). */
   private static final long MAX_WRITE_BUFFER_BYTES = 64L << 20;
@@ -215,6 +231,8 @@ public final class RocksDbEngineFactory implements EngineFactory {
           .setMaxWriteBufferNumber(3)
           .setMaxBackgroundJobs(Math.max(2, Runtime.getRuntime().availableProcessors()))
           .setLevelCompactionDynamicLevelBytes(true)
+          .setMemtablePrefixBloomSizeRatio(MEMTABLE_FILTER_RATIO)
+          .setMemtableWholeKeyFiltering(true)
           .setCompressionType(CompressionType.LZ4_COMPRESSION)
           .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
           .setBytesPerSync(1L << 20)
