@@ -112,7 +112,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
    * Bits of the memtable's whole-key filter, as a share of the memtable's bytes (RocksDB's {@code
    * memtable_prefix_bloom_size_ratio}; taken from the memtable's own arena, so inside the budget).
    */
-  static final double MEMTABLE_FILTER_RATIO = 0.02;
+  private static final double MEMTABLE_FILTER_RATIO = 0.02;
 
   /** Largest memtable a shard gets (RocksDB's default). */
   private static final long MAX_WRITE_BUFFER_BYTES = 64L << 20;
