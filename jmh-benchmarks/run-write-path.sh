@@ -11,13 +11,14 @@
 #
 #   ROUND=1 flock -x /tmp/p2kv-cpu.lock jmh-benchmarks/run-write-path.sh
 #
-# About 4 minutes on 2 cores. ITER overrides the JMH iteration options.
+# About 4 minutes on 2 cores. ITER overrides the JMH iteration options; JAR the benchmarks jar
+# (a copy, so that a build during the rounds does not change what they run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JAVA=${JAVA:-java}
 JAVA_VT=${JAVA_VT:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-JAR=jmh-benchmarks/target/benchmarks.jar
+JAR=${JAR:-jmh-benchmarks/target/benchmarks.jar}
 RAW=${RAW:-docs/benchmarks/write-path-raw}
 ROUND=${ROUND:-1}
 ITER=${ITER:--f 1 -wi 1 -w 2 -i 3 -r 2}
