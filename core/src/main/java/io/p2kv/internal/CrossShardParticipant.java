@@ -79,10 +79,20 @@ final class CrossShardParticipant {
     return waitingFor != null;
   }
 
-  /** Whether the batch this shard waits for has been decided (safe from the idle strategy). */
-  boolean isDecided() {
+  /** {@link #waitState}: no prepared part. */
+  static final int NOT_WAITING = 0;
+  /** {@link #waitState}: a prepared part whose batch is not decided yet. */
+  static final int UNDECIDED = 1;
+  /** {@link #waitState}: a prepared part whose batch is decided, to finish. */
+  static final int DECIDED = 2;
+
+  /**
+   * {@link #NOT_WAITING}, {@link #UNDECIDED} or {@link #DECIDED}, from one read of the prepared
+   * part (safe from the idle strategy, off the role).
+   */
+  int waitState() {
     CrossShardTxn txn = waitingFor;
-    return txn != null && txn.isDecided();
+    return txn == null ? NOT_WAITING : txn.isDecided() ? DECIDED : UNDECIDED;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.p2kv.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -559,8 +560,10 @@ class ShardWorkerTest {
     assertEquals(0, onA.invoke(), "waiting at the barrier: no work, nothing taken from the queue");
     assertEquals(List.of("put"), engine.calls);
     assertTrue(!after.isDone(), "the put behind the barrier waits");
+    assertFalse(a.worker.hasWork(), "a request queued behind the barrier is no work: the worker parks until the release");
 
     assertEquals(2, onB.invoke(), "the last arrival releases the barrier");
+    assertTrue(a.worker.hasWork(), "released: the barrier's action and the queue are work again");
     onB.invoke();
     assertEquals(List.of("put", "snapshot"), other.calls);
 
@@ -571,6 +574,40 @@ class ShardWorkerTest {
     assertArrayEquals(b(1), views.get(0).get(b(1)));
     assertNull(views.get(0).get(b(2)), "a write queued behind the barrier is not in the cut");
     assertArrayEquals(b(3), views.get(1).get(b(3)));
+  }
+
+  // ---------------------------------------------------------------- cross-shard batches
+
+  @Test
+  void shouldParkAPreparedWorkerUntilTheDecisionAndThenFinishBeforeItsQueue() {
+    RecordingEngine other = new RecordingEngine();
+    Shard a = shard(0, engine, 32, 1 << 20);
+    Shard b = shard(1, other, 32, 1 << 20);
+    List<Batch.Op> opsA = List.of(new Batch.Op(b(1), b(1)));
+    List<Batch.Op> opsB = List.of(new Batch.Op(b(2), b(2)));
+    FutureListener<Void> user = f();
+    CrossShardTxn txn = new CrossShardTxn(7, 2, engine, new Request.BatchWrite(List.of(), 0, null, user), state);
+    a.submit(new Request.CrossShardPart(opsA, 2, txn, 0, null));
+    FutureListener<Void> after = f();
+    a.submit(put(b(3), b(3), after));
+    b.submit(new Request.CrossShardPart(opsB, 2, txn, 1, null));
+    AgentInvoker onA = invoker(a);
+    AgentInvoker onB = invoker(b);
+
+    assertEquals(1, onA.invoke(), "prepared and voted: shard 0 waits for the decision");
+    assertEquals(0, onA.invoke(), "undecided: nothing taken from the queue");
+    assertTrue(!after.isDone());
+    // The put queued behind the prepared part is no work while the batch is undecided: the idle
+    // strategy parks instead of looping through empty duty cycles on a CPU the other shard's
+    // worker needs to cast the last vote (the decision signals the worker).
+    assertFalse(a.worker.hasWork(), "a request queued behind an undecided batch is no work");
+
+    assertEquals(1, onB.invoke(), "the last vote decides");
+    assertTrue(user.isDone(), "committed");
+    assertTrue(a.worker.hasWork(), "decided: finishing the part is work");
+    onA.invoke();
+    assertTrue(after.isDone(), "the queue goes on after the part is finished");
+    assertFalse(a.worker.hasWork(), "nothing left");
   }
 
   @Test
