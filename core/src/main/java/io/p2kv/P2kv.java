@@ -1259,8 +1259,14 @@ public final class P2kv implements AutoCloseable {
     }
 
     /**
-     * The store's whole memory budget for RocksDB: one block cache of this size shared by all
-     * shards, with memtables (capped at half of it) charged to the same cache. Default 512 MiB.
+     * The store's whole memory budget. The value cache ({@link #cacheBytes}), if any, comes out of
+     * it; RocksDB gets the rest: one block cache shared by all shards, with the memtables (capped
+     * at half of RocksDB's part) charged to it, and, while the value-separation policy may write
+     * blob files, one blob cache beside it. The blob cache takes a quarter of RocksDB's part in a
+     * new store; at every later open, the share of the store's data that is in blob files, at
+     * least a thirty-second and at most a quarter, so a store whose values are inline gives
+     * nearly all of it to the block cache. {@link StoreStats#blobCacheCapacityBytes()} shows the
+     * split. Default 512 MiB.
      *
      * @param bytes at least 16 MiB
      * @return this builder

@@ -268,7 +268,8 @@ public record StoreStats(
 
   /**
    * Capacity of the store's blob cache (one cache shared by every shard, carved out of the memory
-   * budget while the value-separation policy may write blob files).
+   * budget while the value-separation policy may write blob files; sized at open by the share of
+   * the data in blob files, see {@link P2kv.Builder#memoryBudgetBytes}).
    *
    * @return bytes, 0 without a blob cache
    */

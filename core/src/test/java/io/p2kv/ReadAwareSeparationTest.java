@@ -44,8 +44,11 @@ class ReadAwareSeparationTest {
     return String.format("user-%019d", i).getBytes(StandardCharsets.UTF_8); // 24 bytes
   }
 
+  /** The stores' memory budget. */
+  private static final long BUDGET = 32L << 20;
+
   private P2kv open(Path dir) {
-    return P2kv.builder().shards(1).cacheBytes(0).memoryBudgetBytes(32L << 20).separationTunerLimits(LIMITS).open(dir);
+    return P2kv.builder().shards(1).cacheBytes(0).memoryBudgetBytes(BUDGET).separationTunerLimits(LIMITS).open(dir);
   }
 
   /** Inserts {@code n} values as windows of 300 and steps the tuner after each. */
@@ -145,9 +148,11 @@ class ReadAwareSeparationTest {
       ValueSeparationTest.verify(store, model, "after the values came back inline");
       verifyScans(store, rnd);
     }
-    // The read-heavy placement survives a restart: no window has to rediscover it.
+    // The read-heavy placement survives a restart: no window has to rediscover it. With no value
+    // left in blob files, the budget goes to the block cache but for the blob cache's floor.
     try (P2kv store = open(dir)) {
       assertEquals(SeparationModel.INLINE_CAP_BYTES, shard(store).separation().minBlobBytes());
+      assertEquals(BUDGET / 32, store.stats().blobCacheCapacityBytes(), "no data in blob files: the floor");
       ValueSeparationTest.verify(store, model, "after reopening");
     }
   }
@@ -193,6 +198,7 @@ class ReadAwareSeparationTest {
       assertTrue(shard(store).blobBytes() > 0, "nothing rewritten yet");
     }
     try (P2kv store = open(dir)) {
+      assertEquals(BUDGET / 4, store.stats().blobCacheCapacityBytes(), "the values are still in blob files: a quarter");
       assertEquals(1.0, shard(store).separation().gcAgeCutoff(), "still bringing values inline after the reopen");
       for (int step = 0; step < 5 && shard(store).blobBytes() > 0; step++) {
         store.core().retuneSeparationNow();

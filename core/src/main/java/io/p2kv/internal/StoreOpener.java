@@ -81,7 +81,7 @@ public final class StoreOpener {
         }
       }
       int shardCount = manifest.shards();
-      factory = engineFactory(config, shardCount);
+      factory = engineFactory(config, manifest, create);
       for (int i = 0; i < shardCount; i++) {
         engines.add(openEngine(factory, dir, i, shardCount, create));
       }
@@ -137,9 +137,9 @@ public final class StoreOpener {
       }
       store.attach(jmx, tuner);
       LOG.info(
-          "p2kv store {} open: {} {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}, value separation {}",
+          "p2kv store {} open: {} {} shards, maxBatch {}, durability {}, read path {}, idle {}, pinning {}, value separation {}, {}",
           dir, shardCount, manifest.partitioner(), config.maxBatch(), config.durability(), config.readPath(), config.idleMode(),
-          pinning.enabled() ? "on" : "off", config.valueSeparation());
+          pinning.enabled() ? "on" : "off", config.valueSeparation(), caches(factory, config.cacheBytes()));
       return store;
     } catch (RuntimeException | Error e) {
       // Close what was opened, newest first, keeping their errors as suppressed.
@@ -165,17 +165,39 @@ public final class StoreOpener {
     }
   }
 
-  /** The engine factory: RocksDB unless a test injected another. */
-  private static EngineFactory engineFactory(StoreConfig config, int shardCount) {
+  /**
+   * The engine factory: RocksDB unless a test injected another. An existing store's blob cache is
+   * sized by the share of its data in blob files (RocksDbEngineFactory, "Blob cache").
+   */
+  private static EngineFactory engineFactory(StoreConfig config, Manifest manifest, boolean create) {
+    int shardCount = manifest.shards();
     if (config.engineFactory() != null) {
       return config.engineFactory().apply(shardCount);
+    }
+    double blobShare = Double.NaN;
+    if (!create) {
+      List<Path> shardDirs = new ArrayList<>();
+      for (int i = 0; i < shardCount; i++) {
+        shardDirs.add(Manifest.shardDir(config.dir(), i));
+      }
+      blobShare = RocksDbEngineFactory.blobShareOf(shardDirs);
     }
     return new RocksDbEngineFactory(
         shardCount,
         config.memoryBudgetBytes() - config.cacheBytes(),
         config.durability(),
         config.configurer(),
-        SeparationPolicy.initialSettings(config.valueSeparation()));
+        SeparationPolicy.initialSettings(config.valueSeparation()),
+        blobShare);
+  }
+
+  /** How the budget's caches were split at this open, for the open's log line. */
+  private static String caches(EngineFactory factory, long valueCacheBytes) {
+    String value = valueCacheBytes > 0 ? ", value cache " + (valueCacheBytes >> 20) + " MiB" : "";
+    if (factory instanceof RocksDbEngineFactory r) {
+      return "block cache " + (r.blockCacheBytes() >> 20) + " MiB, blob cache " + (r.blobCacheCapacity() >> 20) + " MiB" + value;
+    }
+    return "engine " + factory.getClass().getSimpleName() + value;
   }
 
   private static Engine openEngine(EngineFactory factory, Path dir, int shard, int shardCount, boolean create) {

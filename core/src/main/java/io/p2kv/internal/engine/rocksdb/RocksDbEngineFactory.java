@@ -6,7 +6,10 @@ import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
 import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.rocksdb.RocksDbConfigurer;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,11 +47,20 @@ import org.rocksdb.WriteOptions;
  * well.
  *
  * <h2>Blob cache</h2>
- * When the value-separation settings write blob files, a quarter of the budget becomes one LRU
- * blob cache shared by every shard (uncompressed separated values, so a read of a hot separated
- * value costs a cache lookup instead of a blob-file read and a decompression), and the block cache
- * gets the other three quarters: block cache and blob cache together stay within {@code
- * memoryBudgetBytes}. rocksdbjni has no setter for {@code blob_cache}; the option is set through
+ * When the value-separation settings write blob files, part of the budget becomes one LRU blob
+ * cache shared by every shard (uncompressed separated values, so a read of a hot separated value
+ * costs a cache lookup instead of a blob-file read and a decompression), and the block cache gets
+ * the rest: block cache and blob cache together stay within {@code memoryBudgetBytes}. How much
+ * follows the data the store holds when it opens ({@link #blobCacheBytes}): a quarter of the budget
+ * for a new store, and for one opened again its share of data in blob files, between a
+ * thirty-second and a quarter of the budget. A store that keeps its values inline (the default
+ * policy's small and medium values, or values brought back inline) so gives almost the whole
+ * budget to the block cache that serves its reads, instead of reserving a quarter for values it
+ * does not separate. RocksDB can neither share one cache between blocks and blobs from Java (no
+ * setter takes a {@code Cache} for {@code blob_cache}) nor charge the blob cache to the block
+ * cache ({@code cache_usage_options} is neither in rocksdbjni nor in the option strings) nor
+ * resize either cache after open, so the split is made at each open. rocksdbjni has no setter for
+ * {@code blob_cache}; the option is set through
  * {@link ColumnFamilyOptions#getColumnFamilyOptionsFromProps(ConfigOptions, Properties)} on one
  * carrier object, whose copies (one {@link Options} per shard) share its cache. RocksDB does not
  * write the option to the OPTIONS file, so it is set at every open. Without blob files (the {@code
@@ -102,8 +114,11 @@ public final class RocksDbEngineFactory implements EngineFactory {
     RocksDB.loadLibrary();
   }
 
-  /** The blob cache gets 1 / this of the memory budget when blob files are on. */
+  /** The blob cache gets at most 1 / this of the memory budget (all of it for a new store). */
   static final int BLOB_CACHE_SHARE = 4;
+
+  /** The blob cache gets at least 1 / this of the memory budget when blob files are on. */
+  static final int BLOB_CACHE_FLOOR_SHARE = 32;
 
   /** Smallest memtable a shard gets, whatever the budget. */
   private static final long MIN_WRITE_BUFFER_BYTES = 4L << 20;
@@ -124,6 +139,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   private final SeparationSettings separation;
 
   private final Cache cache;
+  private final long cacheCapacity;
   private final long blobCacheBytes;
   private final ColumnFamilyOptions blobCacheCarrier;
   private final WriteBufferManager writeBufferManager;
@@ -159,6 +175,27 @@ public final class RocksDbEngineFactory implements EngineFactory {
       Durability durability,
       RocksDbConfigurer configurer,
       SeparationSettings separation) {
+    this(shards, memoryBudgetBytes, durability, configurer, separation, Double.NaN);
+  }
+
+  /**
+   * Creates the shared resources for shards that already hold data.
+   *
+   * @param shards number of shards that will be opened
+   * @param memoryBudgetBytes the store's total budget for block cache and memtables
+   * @param durability durability of writes
+   * @param configurer the user's tuning hook, or null
+   * @param separation the value-separation settings every shard opens with
+   * @param blobShare the share of the shards' data bytes in blob files ({@link #blobShareOf}), or
+   *     NaN if unknown (a new store): sizes the blob cache ({@link #blobCacheBytes})
+   */
+  public RocksDbEngineFactory(
+      int shards,
+      long memoryBudgetBytes,
+      Durability durability,
+      RocksDbConfigurer configurer,
+      SeparationSettings separation,
+      double blobShare) {
     this.shards = shards;
     this.separation = separation;
     this.durability = durability;
@@ -167,13 +204,75 @@ public final class RocksDbEngineFactory implements EngineFactory {
     // Two memtables per shard fit the budget (one active, one being flushed).
     this.writeBufferBytes =
         Math.max(MIN_WRITE_BUFFER_BYTES, Math.min(MAX_WRITE_BUFFER_BYTES, memtableBudget / (2L * shards)));
-    this.blobCacheBytes = separation.blobFiles() ? memoryBudgetBytes / BLOB_CACHE_SHARE : 0;
-    this.cache = new LRUCache(memoryBudgetBytes - blobCacheBytes);
+    this.blobCacheBytes = blobCacheBytes(memoryBudgetBytes, separation.blobFiles(), blobShare);
+    this.cacheCapacity = memoryBudgetBytes - blobCacheBytes;
+    this.cache = new LRUCache(cacheCapacity);
     this.blobCacheCarrier = blobCacheBytes > 0 ? blobCacheCarrier(blobCacheBytes) : null;
     this.writeBufferManager = new WriteBufferManager(memtableBudget, cache);
     this.statistics = new Statistics();
     this.statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     this.bloomFilter = new BloomFilter(10);
+  }
+
+  /**
+   * The blob cache's part of the budget: none without blob files; a quarter of the budget for a
+   * new store (nothing is known of its values yet); otherwise the budget times the share of the
+   * data in blob files at open, at least a thirty-second and at most a quarter of the budget. The
+   * floor keeps a cache for values the store separates later in this session; the next open sizes
+   * it by what they became.
+   *
+   * @param budget the memory budget
+   * @param blobFiles whether the settings write blob files
+   * @param blobShare share of the data bytes in blob files, NaN for a new store
+   * @return bytes of blob cache
+   */
+  static long blobCacheBytes(long budget, boolean blobFiles, double blobShare) {
+    if (!blobFiles) {
+      return 0;
+    }
+    long most = budget / BLOB_CACHE_SHARE;
+    if (Double.isNaN(blobShare)) {
+      return most;
+    }
+    return Math.max(budget / BLOB_CACHE_FLOOR_SHARE, Math.min(most, (long) (budget * blobShare)));
+  }
+
+  /**
+   * The share of the shards' data bytes (SST and blob files) in blob files, from a listing of
+   * their directories; NaN if they hold no data file yet or cannot be listed (the caller then
+   * sizes the blob cache as for a new store).
+   *
+   * @param shardDirs the store's shard directories
+   * @return blob bytes over SST and blob bytes, or NaN
+   */
+  public static double blobShareOf(List<Path> shardDirs) {
+    long blob = 0;
+    long sst = 0;
+    for (Path dir : shardDirs) {
+      try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+        for (Path f : files) {
+          String name = f.getFileName().toString();
+          if (name.endsWith(".blob")) {
+            blob += Files.size(f);
+          } else if (name.endsWith(".sst")) {
+            sst += Files.size(f);
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        return Double.NaN; // a missing or unreadable directory: the open reports it
+      }
+    }
+    return blob + sst == 0 ? Double.NaN : (double) blob / (blob + sst);
+  }
+
+  /** Bytes of the block cache: the budget less the blob cache's part. */
+  public long blockCacheBytes() {
+    return cacheCapacity;
+  }
+
+  /** Bytes of the blob cache; 0 if there is none. */
+  public long blobCacheCapacity() {
+    return blobCacheBytes;
   }
 
   /** Column-family options that carry nothing but a new LRU blob cache of this capacity. */
