@@ -59,8 +59,8 @@ import org.rocksdb.WriteOptions;
  * does not separate. RocksDB can neither share one cache between blocks and blobs from Java (no
  * setter takes a {@code Cache} for {@code blob_cache}) nor charge the blob cache to the block
  * cache ({@code cache_usage_options} is neither in rocksdbjni nor in the option strings) nor
- * resize either cache after open, so the split is made at each open. rocksdbjni has no setter for
- * {@code blob_cache}; the option is set through
+ * resize either cache after open, so the split is made at each open. Lacking that setter, the
+ * option is set through
  * {@link ColumnFamilyOptions#getColumnFamilyOptionsFromProps(ConfigOptions, Properties)} on one
  * carrier object, whose copies (one {@link Options} per shard) share its cache. RocksDB does not
  * write the option to the OPTIONS file, so it is set at every open. Without blob files (the {@code
