@@ -25,8 +25,17 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     BLOCK_WRITES,
     DIE_ON_WRITE,
     FAIL_COMMIT_RECORD,
-    FAIL_ITERATORS
+    FAIL_ITERATORS,
+    /** Iterators are created, and their {@link #FAILING_STEP}th step forward fails. */
+    FAIL_ITERATOR_STEPS
   }
+
+  /** With {@link Fault#FAIL_ITERATOR_STEPS}: which call of next() fails (1 = the first). */
+  static final int FAILING_STEP = 5;
+
+  /** Engine iterators created and closed, on every shard. */
+  final java.util.concurrent.atomic.AtomicInteger iteratorsOpened = new java.util.concurrent.atomic.AtomicInteger();
+  final java.util.concurrent.atomic.AtomicInteger iteratorsClosed = new java.util.concurrent.atomic.AtomicInteger();
 
   final ConcurrentHashMap<Integer, Fault> faults = new ConcurrentHashMap<>();
   final CountDownLatch release = new CountDownLatch(1);
@@ -74,7 +83,7 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
           }
         }
         case DIE_ON_WRITE -> throw new IllegalStateException("injected bug in shard " + shard);
-        case NONE, FAIL_COMMIT_RECORD, FAIL_ITERATORS -> {}
+        case NONE, FAIL_COMMIT_RECORD, FAIL_ITERATORS, FAIL_ITERATOR_STEPS -> {}
       }
     }
 
@@ -146,7 +155,7 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
         throw new EngineException(
             "RocksDB iterator failed on shard " + shard + ": Corruption: block checksum mismatch", new RuntimeException("corrupt"));
       }
-      return d.newIterator(lowerInclusive, upperExclusive);
+      return new Counted(d.newIterator(lowerInclusive, upperExclusive), faults.getOrDefault(shard, Fault.NONE) == Fault.FAIL_ITERATOR_STEPS);
     }
 
     @Override
@@ -161,6 +170,77 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
 
     @Override
     public void close() {
+      d.close();
+    }
+  }
+
+  /** An engine iterator that counts its close and may fail a step. */
+  private final class Counted implements EngineIterator {
+    private final EngineIterator d;
+    private final boolean failStep;
+    private int steps;
+    private boolean closed;
+
+    Counted(EngineIterator d, boolean failStep) {
+      this.d = d;
+      this.failStep = failStep;
+      iteratorsOpened.incrementAndGet();
+    }
+
+    @Override
+    public void seekToFirst() {
+      d.seekToFirst();
+    }
+
+    @Override
+    public void seekToLast() {
+      d.seekToLast();
+    }
+
+    @Override
+    public void seek(byte[] key) {
+      d.seek(key);
+    }
+
+    @Override
+    public void seekForPrev(byte[] key) {
+      d.seekForPrev(key);
+    }
+
+    @Override
+    public boolean valid() {
+      return d.valid();
+    }
+
+    @Override
+    public byte[] key() {
+      return d.key();
+    }
+
+    @Override
+    public byte[] value() {
+      return d.value();
+    }
+
+    @Override
+    public void next() {
+      if (failStep && ++steps == FAILING_STEP) {
+        throw new EngineException("RocksDB iterator failed: Corruption: bad block in step " + steps, new RuntimeException("corrupt"));
+      }
+      d.next();
+    }
+
+    @Override
+    public void prev() {
+      d.prev();
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        iteratorsClosed.incrementAndGet();
+      }
       d.close();
     }
   }

@@ -86,7 +86,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * so such a read is neither registered with the store nor locked: it never escapes its thread.
  * A merged one reads each shard's share of the limit right after that shard's seek ({@link
  * #readAhead}), so it may read up to one share per shard that it does not return (at most twice
- * the limit in all) in exchange for walking each shard's blocks in one run.
+ * the limit in all) in exchange for walking each shard's blocks in one run. A read of one shard
+ * (every read of a one-shard store, the default on two cores) builds none of this: {@link
+ * #readOneShard} runs the engine iterator's own loop inside the shard's guard.
  */
 public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
   /**
@@ -235,6 +237,11 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
     if (shards.length == 0) {
       return;
     }
+    if (shards.length == 1) {
+      Shard shard = shards[0];
+      readOneShard(shard, views == null ? null : views[shard.index], lower, upper, out, limit);
+      return;
+    }
     StoreIterator it = new StoreIterator(shards, sequential, lower, upper, false, views, null, storeName);
     it.enterAll();
     try {
@@ -261,6 +268,62 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
       }
     } finally {
       it.exitAll();
+    }
+  }
+
+  /**
+   * {@link #readOnce} on one shard (every range of a one-shard store, and a range that falls in one
+   * shard of a range-partitioned one): the engine iterator's own loop inside the shard's reader
+   * guard, with nothing to merge, so a scan costs what a scan of one RocksDB instance costs plus
+   * the guard. Reads exactly the pairs it returns, and steps past the last one only when more are
+   * wanted.
+   */
+  private static void readOneShard(
+      Shard shard, EngineSnapshot view, byte[] lower, byte[] upper, List<KeyValue> out, int limit) {
+    shard.enterDirect();
+    try {
+      EngineIterator c = null;
+      boolean read = false;
+      try {
+        // Forward from a seek at the lower bound: only the upper bound is native (see step).
+        c = view == null ? shard.engine.newIterator(null, upper) : view.newIterator(null, upper);
+        if (lower == null) {
+          c.seekToFirst();
+        } else {
+          c.seek(lower);
+        }
+        int n = out.size();
+        while (n < limit && c.valid()) {
+          out.add(new KeyValue(c.key(), c.value()));
+          if (++n < limit) {
+            c.next();
+          }
+        }
+        read = true;
+      } catch (EngineException e) {
+        throw Errors.shardFailed(shard.index, e);
+      } finally {
+        if (c != null) {
+          closeAfterRead(c, read, shard.index);
+        }
+      }
+    } finally {
+      shard.exitDirect();
+    }
+  }
+
+  /** Frees a one-shard read's engine iterator; a failure to free is thrown only if the read did not fail. */
+  private static void closeAfterRead(EngineIterator c, boolean read, int shardIndex) {
+    try {
+      c.close();
+    } catch (EngineException e) {
+      if (read) {
+        throw Errors.shardFailed(shardIndex, e);
+      }
+    } catch (RuntimeException e) {
+      if (read) {
+        throw e;
+      }
     }
   }
 
