@@ -61,6 +61,7 @@ step put-sync-64     "$JAVA" 'PutBenchmark.syncPut$'   -t 64 -p shards=1 -p maxB
 step rocks-put-64    "$JAVA" 'RocksDbPutBenchmark'     -t 64 -p baseline=rocksdb $W128
 # Durable writes (fsync per batch vs per write) and 1 KB values.
 step put-durable-16  "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1 -p maxBatch=32 -p valueBytes=112 -p durability=SYNC
+step put-durable-async-16 "$JAVA" 'PutBenchmark.asyncPutCallback$' -t 16 -p shards=1 -p maxBatch=32 -p valueBytes=112 -p durability=SYNC
 step rocks-durable   "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb -p valueBytes=112 -p durability=SYNC
 step put-1k-16       "$JAVA" 'PutBenchmark.(syncPut|asyncPutCallback)$' -t 16 -p shards=1 -p maxBatch=32 -p valueBytes=1024 -p durability=WAL
 step rocks-1k-16     "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb,rocksdb-unordered -p valueBytes=1024 -p durability=WAL

@@ -140,18 +140,36 @@ public final class ResultsReport {
         find("PutBenchmark.syncPut", concat(w, "shards", "1", "maxBatch", "32", "yieldWaitNanos", "50000")),
         find("RocksDbPutBenchmark.put", concat(w, "baseline", "rocksdb")), "rocksdb"));
     String[] d = {"valueBytes", "112", "durability", "SYNC", "t", "16"};
-    ts.add(new Target("durable (fsync) sync puts vs RocksDB with sync writes", 5.0,
+    Optional<Result> rocksDurable = find("RocksDbPutBenchmark.put", concat(d, "baseline", "rocksdb"));
+    ts.add(new Target("durable (fsync) sync puts vs RocksDB with sync writes (issue 19)", 2.0,
         find("PutBenchmark.syncPut", concat(d, "shards", "1", "maxBatch", "32", "yieldWaitNanos", "50000")),
-        find("RocksDbPutBenchmark.put", concat(d, "baseline", "rocksdb")), "rocksdb, sync writes"));
+        rocksDurable, "rocksdb, sync writes"));
+    ts.add(new Target("durable (fsync) async puts, 64 in flight per caller, vs RocksDB with sync writes (issue 19)", 5.0,
+        find("PutBenchmark.asyncPutCallback", concat(d, "shards", "1", "maxBatch", "32", "yieldWaitNanos", "50000")),
+        rocksDurable, "rocksdb, sync writes"));
+    Optional<Result> vthreads = find("VirtualThreadPutBenchmark.syncPuts", "target", "p2kv", "vthreads", "256");
+    ts.add(new Target("sync puts from 256 virtual threads vs RocksDB from the same (issue 19)", 2.0, vthreads,
+        find("VirtualThreadPutBenchmark.syncPuts", "target", "rocksdb", "vthreads", "256"), "rocksdb, 256 virtual threads"));
+    ts.add(new Target("sync puts from 256 virtual threads vs the WriteBatch-of-32 limit (issue 19)", 0.8, vthreads, limit,
+        "batch limit (1 thread, batches of 32)"));
     Optional<Result> bestGet = best(
         find("GetBenchmark.p2kvGet", "distribution", "uniform", "readPath", "DIRECT", "shards", "1", "t", "16"),
         find("GetBenchmark.p2kvGet", "distribution", "uniform", "readPath", "WORKER", "shards", "1", "t", "16"));
     ts.add(new Target("sync gets vs plain RocksDB gets (uniform, 1 M keys)", 1.5, bestGet,
         find("GetBenchmark.rocksGet", "distribution", "uniform", "t", "16"), "rocksdb get"));
 
-    ts.add(new Target("SCAN of 100 pairs vs plain RocksDB (1 caller)", 0.8,
-        find("ScanBenchmark.p2kvScan", "length", "100", "shards", "1", "t", "1"),
-        find("ScanBenchmark.rocksScan", "length", "100", "t", "1"), "rocksdb iterator"));
+    for (String dist : List.of("uniform", "zipfian")) {
+      ts.add(new Target("direct gets vs plain RocksDB gets (" + dist + ", issue 13)", 1.0,
+          find("GetBenchmark.p2kvGet", "distribution", dist, "readPath", "DIRECT", "shards", "1", "t", "16"),
+          find("GetBenchmark.rocksGet", "distribution", dist, "t", "16"), "rocksdb get"));
+    }
+    Optional<Result> rocksScan100 = find("ScanBenchmark.rocksScan", "length", "100", "t", "1");
+    ts.add(new Target("SCAN of 100 pairs vs plain RocksDB, 1 shard, default value separation (1 caller, issue 13)", 0.95,
+        find("ScanBenchmark.p2kvScan", "length", "100", "shards", "1", "separation", "default", "t", "1"),
+        rocksScan100, "rocksdb iterator"));
+    ts.add(new Target("SCAN of 100 pairs vs plain RocksDB, 4 hash shards, default value separation (1 caller, issue 13)", 0.8,
+        find("ScanBenchmark.p2kvScan", "length", "100", "shards", "4", "partitioning", "hash", "separation", "default", "t", "1"),
+        rocksScan100, "rocksdb iterator"));
     ts.add(new Target("RANGE of ~1000 pairs vs plain RocksDB (1 caller)", 1.5,
         find("ScanBenchmark.p2kvRange", "length", "1000", "shards", "1", "t", "1"),
         find("ScanBenchmark.rocksRange", "length", "1000", "t", "1"), "rocksdb iterator"));
