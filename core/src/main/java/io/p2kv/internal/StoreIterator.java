@@ -398,12 +398,50 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
 
   /** Fills {@code out} up to {@code limit} inside a guard session; false once the range ended. */
   private boolean drainInSession(List<KeyValue> out, int limit) {
+    if (cursors.length == 1 && ahead == null) {
+      return drainOneInSession(out, limit);
+    }
     while (out.size() < limit) {
       settleTop();
       if (heap.size() == 0) {
         return false;
       }
       out.add(takeTop());
+    }
+    return true;
+  }
+
+  /**
+   * {@link #drainInSession} over one shard: its cursor's head is the only heap entry, so the loop
+   * steps the engine iterator and hands out its entries without the heap, which it leaves as the
+   * merge would (the head, or empty once the range ended).
+   */
+  private boolean drainOneInSession(List<KeyValue> out, int limit) {
+    EngineIterator c = cursors[0];
+    int n = out.size();
+    while (n < limit) {
+      if (topConsumed) {
+        topConsumed = false;
+        try {
+          if (reverse) {
+            c.prev();
+          } else {
+            c.next();
+          }
+          load(0, c);
+        } catch (EngineException e) {
+          throw Errors.shardFailed(shards[0].index, e);
+        }
+        if (keys[0] == null) {
+          heap.clear();
+          return false;
+        }
+      } else if (heap.size() == 0) {
+        return false;
+      }
+      out.add(new KeyValue(keys[0], values[0]));
+      topConsumed = true;
+      n++;
     }
     return true;
   }
