@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -97,8 +98,21 @@ public class PutBenchmark {
             cache, b -> b.maxDurableBatch(maxDurableBatch));
   }
 
+  /** Caller threads that have not finished their trial: {@link #close} waits for them. */
+  final AtomicInteger activeCallers = new AtomicInteger();
+
+  /**
+   * Closes the store once every caller thread is done with it. JMH runs this teardown on the first
+   * thread to end its last iteration, while the others may still be draining their async windows
+   * or reading the store's stats in their own iteration teardowns (seen with durability SYNC, whose
+   * drains take longest: a closed store failed the last iteration).
+   */
   @TearDown(Level.Trial)
-  public void close() {
+  public void close() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (activeCallers.get() > 0 && System.nanoTime() - deadline < 0) {
+      Thread.sleep(1);
+    }
     Stores.printStats("p2kv", store);
     Stores.closeAndDelete(store);
   }
@@ -116,10 +130,20 @@ public class PutBenchmark {
     /** Completions the parked caller waits for. */
     volatile long wakeAt;
 
+    private PutBenchmark bench;
+
     @Setup(Level.Trial)
     public void setup(PutBenchmark b, ThreadParams t) {
       rnd = new SplittableRandom(1234 + t.getThreadIndex());
       value = BenchData.value(b.valueBytes, rnd);
+      bench = b;
+      b.activeCallers.incrementAndGet();
+    }
+
+    /** After this thread's last iteration and its teardowns: the store may close. */
+    @TearDown(Level.Trial)
+    public void done() {
+      bench.activeCallers.decrementAndGet();
     }
 
     @TearDown(Level.Iteration)
