@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# JFR compilation events for PHASE (long) on p2kv and RocksDB, one load each.
+set -uo pipefail
+AB=/work/exp/s33; OUT=${OUT:-$AB/ejfr}; THREADS=${THREADS:-8}; PHASE=${PHASE:-e}
+mkdir -p "$OUT"; W=/work/main/ycsb-binding/workloads; D=$(mktemp -d /tmp/ejfr.XXXXXX)
+CP="$AB/${BUILD:-cur}/p2kv-ycsb-binding.jar:$AB/${BUILD:-cur}/lib/*"
+PROPS="-p p2kv.shards=1 -p p2kv.readpath=direct -p p2kv.maxbatch=32 -p p2kv.sync=false -p p2kv.memorybudgetmb=512"
+SPROPS=$(echo "$PROPS" | sed 's/-p //g')
+client() { case $1 in rocksdb) echo io.p2kv.ycsb.RocksDbYcsbClient;; *) echo io.p2kv.ycsb.P2kvYcsbClient;; esac; }
+for s in ${STORES:-p2kv rocksdb}; do
+  flock -x /tmp/p2kv-cpu.lock java -Xms1g -Xmx1g -cp "$CP" site.ycsb.Client -load -db "$(client $s)" -P $W/p2kvs-load -threads "$THREADS" -p p2kv.dir=$D/$s $PROPS > "$OUT/$s-load.txt" 2>&1
+  java -Xms1g -Xmx1g -cp "$CP" io.p2kv.ycsb.Settle "$(client $s)" p2kv.dir=$D/$s $SPROPS >> "$OUT/$s-load.txt" 2>&1
+done
+for s in ${STORES:-p2kv rocksdb}; do
+  f="$OUT/$s-$PHASE.txt"
+  flock -x /tmp/p2kv-cpu.lock java -Xms1g -Xmx1g -XX:StartFlightRecording=filename=$OUT/$s.jfr,settings=${JFC:-/work/exp/comp.jfc} ${JOPTS:-} -cp "$CP" site.ycsb.Client -t -db "$(client $s)" -P $W/p2kvs-$PHASE -threads "$THREADS" -p p2kv.dir=$D/$s $PROPS -p operationcount=${LONGOPS:-1000000} > "$f" 2>&1
+  jfr print --events jdk.Compilation $OUT/$s.jfr | gzip > $OUT/comp-$s.txt.gz
+  echo "$s $(grep -m1 'Throughput' $f)"; zcat $OUT/comp-$s.txt.gz | python3 /work/main/docs/benchmarks/reads-raw/s29-record-work/ycsb-b-cpu/comp-summary.py
+done
+rm -rf "$D"
