@@ -1,14 +1,15 @@
 package io.p2kv;
 
+import static io.p2kv.SessionBoundaryScanTest.assertPairs;
+import static io.p2kv.SessionBoundaryScanTest.expected;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -100,37 +101,6 @@ class OneShardScanTest {
   }
 
   private static String text(byte[] key) {
-    return key == null ? "null" : new String(key, java.nio.charset.StandardCharsets.US_ASCII);
-  }
-
-  private static List<Map.Entry<byte[], byte[]>> expected(
-      TreeMap<byte[], byte[]> model, byte[] start, byte[] end, int limit) {
-    List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
-    if (start != null && end != null && Arrays.compareUnsigned(start, end) >= 0) {
-      return out;
-    }
-    Map<byte[], byte[]> view =
-        start == null && end == null
-            ? model
-            : start == null ? model.headMap(end) : end == null ? model.tailMap(start) : model.subMap(start, end);
-    for (Map.Entry<byte[], byte[]> e : view.entrySet()) {
-      if (out.size() == limit) {
-        break;
-      }
-      out.add(e);
-    }
-    return out;
-  }
-
-  private static void assertPairs(List<Map.Entry<byte[], byte[]>> want, List<KeyValue> got, String what) {
-    assertEquals(want.size(), got.size(), what + ": pairs");
-    for (int i = 0; i < want.size(); i++) {
-      assertArrayEquals(want.get(i).getKey(), got.get(i).key(), what + ": key " + i);
-      assertArrayEquals(want.get(i).getValue(), got.get(i).value(), what + ": value " + i);
-    }
-  }
-
-  private static void assertArrayEquals(byte[] want, byte[] got, String what) {
-    org.junit.jupiter.api.Assertions.assertArrayEquals(want, got, what);
+    return key == null ? "null" : new String(key, StandardCharsets.US_ASCII);
   }
 }

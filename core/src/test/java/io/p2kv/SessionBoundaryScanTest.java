@@ -63,7 +63,8 @@ class SessionBoundaryScanTest {
     }
   }
 
-  private static List<Map.Entry<byte[], byte[]>> expected(TreeMap<byte[], byte[]> model, byte[] lo, byte[] hi, int limit) {
+  /** The model's pairs in {@code [lo, hi)} (null: unbounded), at most {@code limit} (also used by OneShardScanTest). */
+  static List<Map.Entry<byte[], byte[]>> expected(TreeMap<byte[], byte[]> model, byte[] lo, byte[] hi, int limit) {
     NavigableMap<byte[], byte[]> m = model;
     if (lo != null && hi != null && Keys.UNSIGNED.compare(lo, hi) >= 0) {
       return List.of();
@@ -84,7 +85,8 @@ class SessionBoundaryScanTest {
     return out;
   }
 
-  private static void assertPairs(List<Map.Entry<byte[], byte[]>> expected, List<KeyValue> actual, String what) {
+  /** Asserts that {@code actual} holds exactly the pairs of {@code expected}, in order. */
+  static void assertPairs(List<Map.Entry<byte[], byte[]>> expected, List<KeyValue> actual, String what) {
     assertEquals(expected.size(), actual.size(), what + ": pair count");
     for (int i = 0; i < expected.size(); i++) {
       assertArrayEquals(expected.get(i).getKey(), actual.get(i).key(), what + ": key " + i);
