@@ -417,21 +417,11 @@ public final class StoreIterator implements Iterator<KeyValue>, AutoCloseable {
    * merge would (the head, or empty once the range ended).
    */
   private boolean drainOneInSession(List<KeyValue> out, int limit) {
-    EngineIterator c = cursors[0];
     int n = out.size();
     while (n < limit) {
       if (topConsumed) {
         topConsumed = false;
-        try {
-          if (reverse) {
-            c.prev();
-          } else {
-            c.next();
-          }
-          load(0, c);
-        } catch (EngineException e) {
-          throw Errors.shardFailed(shards[0].index, e);
-        }
+        advanceInSession(0);
         if (keys[0] == null) {
           heap.clear();
           return false;
