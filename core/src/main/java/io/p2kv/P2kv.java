@@ -1109,8 +1109,10 @@ public final class P2kv implements AutoCloseable {
     /**
      * Number of shards (RocksDB instances and worker threads) of a new store. An existing store
      * keeps the count in its manifest; giving another count fails with {@link
-     * ManifestMismatchException}. Default: one per two available cores, at least 1, at most 8
-     * (each worker wants a core of its own; callers and compaction need the rest).
+     * ManifestMismatchException}. Default: what the scaling model of docs/benchmarks/SCALING.md
+     * gives for the available cores, enough shards that their worker threads keep up with what the
+     * cores can feed them with async puts and no more (scans over hash partitions seek every
+     * shard): 1 up to 3 cores, 2 at 4, 3 at 8, 5 at 16, 9 at 32, at most 16.
      *
      * @param shards 1 to 1024
      * @return this builder

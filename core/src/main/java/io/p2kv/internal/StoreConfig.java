@@ -70,15 +70,57 @@ public record StoreConfig(
     long cacheBytes) {
 
   /**
-   * The shard count of a new store when none is given: one worker per two cores, at least 1 and at
-   * most 8 (the paper's default on its 44-core machine). p2KVS gives each worker a core of its own
-   * and leaves the others to callers and RocksDB's background threads; on the 2-core reference
-   * machine 1 shard measured faster than 2 for sync and async puts with 16 callers (see
-   * docs/benchmarks/RESULTS.md).
+   * The shard count of a new store when none is given: {@link #defaultShards(int)} of the cores
+   * this JVM may use.
    *
    * @return shards
    */
   public static int defaultShards() {
-    return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors() / 2));
+    return defaultShards(Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * Serial CPU of an async put in a shard's worker role, in nanoseconds: RocksDB's cost per key
+   * (1,165 ns) plus its cost per engine write (2,262 ns) shared by a full batch of 32; measured on
+   * the 2-core reference machine (docs/benchmarks/SCALING.md, "The model's parameters").
+   */
+  static final double SERIAL_NANOS_PER_PUT = 1165 + 2262 / 32.0;
+
+  /**
+   * All CPU of the same async put, in nanoseconds: the caller's enqueue and completion (1,146 ns),
+   * the serial part above, RocksDB's flush and compaction (1,060 ns) and the JVM's GC and JIT (484
+   * ns); same source.
+   */
+  static final double TOTAL_NANOS_PER_PUT = 1146 + SERIAL_NANOS_PER_PUT + 1060 + 484;
+
+  /** Share of the cores the measured runs kept busy (threads that park and wake leave some idle). */
+  static final double USABLE_CORES = 0.87;
+
+  /** A shard count is enough when its projected throughput is within this of the best. */
+  static final double NEAR_BEST = 0.05;
+
+  /** Most shards the default gives: the model's projections go up to 16 shards and no further. */
+  static final int MAX_DEFAULT_SHARDS = 16;
+
+  /**
+   * The shard count the scaling model (docs/benchmarks/SCALING.md) gives for {@code cores} cores:
+   * the fewest shards whose async-put throughput is within 5 % of the best, i.e. enough shards that
+   * their serial worker roles ({@code shards / SERIAL_NANOS_PER_PUT}) keep up with what the cores
+   * can feed them ({@code USABLE_CORES x cores / TOTAL_NANOS_PER_PUT}): 1 shard up to 3 cores, 2 at
+   * 4, 3 at 8, 5 at 16, 9 at 32, at most 16. No more than that: gets run on the callers' threads
+   * whatever the count, a scan over hash partitions seeks every shard, and sync puts, whose small
+   * batches leave more cores to the callers, need no more shards than async ones up to 4 cores (the
+   * model gives them 1, 1, 1, 3, 6, 11 shards for 1, 2, 4, 8, 16, 32 cores). Only the 1- and 2-core
+   * points are measured; the rest is the model's projection.
+   *
+   * @param cores available cores, at least 1
+   * @return shards, 1 to {@link #MAX_DEFAULT_SHARDS}
+   */
+  public static int defaultShards(int cores) {
+    if (cores < 1) {
+      throw new IllegalArgumentException("cores must be >= 1: " + cores);
+    }
+    double needed = (1 - NEAR_BEST) * USABLE_CORES * cores * SERIAL_NANOS_PER_PUT / TOTAL_NANOS_PER_PUT;
+    return (int) Math.max(1, Math.min(MAX_DEFAULT_SHARDS, Math.ceil(needed - 1e-9)));
   }
 }

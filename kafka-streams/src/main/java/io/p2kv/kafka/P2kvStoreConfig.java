@@ -11,7 +11,7 @@ import org.apache.kafka.common.config.ConfigException;
  * optional). The first store of an instance to open the shared store decides them.
  *
  * <ul>
- *   <li>{@value P2kvStores#SHARDS_CONFIG}: shards of the shared store (default: p2kv's, one per two
+ *   <li>{@value P2kvStores#SHARDS_CONFIG}: shards of the shared store (default: p2kv's, 1 shard up to 3
  *       cores)
  *   <li>{@value P2kvStores#MEMORY_BUDGET_BYTES_CONFIG}: its memory budget for block cache and
  *       memtables (default 256 MiB for the whole instance; Kafka's default RocksDB store takes up
@@ -44,7 +44,7 @@ record P2kvStoreConfig(int shards, long memoryBudgetBytes) {
     }
     long shards = number(appConfigs, SHARDS, 0);
     if (appConfigs.get(SHARDS) != null && (shards < 1 || shards > Integer.MAX_VALUE)) {
-      throw new ConfigException(SHARDS, appConfigs.get(SHARDS), "must be at least 1 (leave it out for one shard per two cores)");
+      throw new ConfigException(SHARDS, appConfigs.get(SHARDS), "must be at least 1 (leave it out for p2kv's default)");
     }
     P2kvStoreConfig c = new P2kvStoreConfig((int) shards, number(appConfigs, MEMORY_BUDGET_BYTES, DEFAULT_MEMORY_BUDGET_BYTES));
     c.builder(); // p2kv's own checks, reported against the Streams key

@@ -25,7 +25,7 @@ import org.apache.kafka.common.utils.Bytes;
 public final class P2kvStores {
   /**
    * Streams configuration key: shards of the instance's shared p2kv store, at least 1 (default:
-   * p2kv's, one per two cores).
+   * p2kv's, 1 shard up to 3 cores).
    */
   public static final String SHARDS_CONFIG = "p2kv.shards";
 

@@ -80,7 +80,7 @@ public final class P2kvCli {
                 --keys K      pairs to load (default 1,000,000; 20000, 20_000, 20k and 1m work)
                 --threads T   caller threads, the same for both stores (default 16)
                 --seconds S   measured seconds per store and row, after a warm-up (default 3)
-                --shards N    p2kv shards (default: p2kv's, one per two cores, 1 to 8)
+                --shards N    p2kv shards (default: p2kv's, 1 up to 3 cores)
                 --dir DIR     where the stores go, as DIR/p2kv and DIR/rocksdb; DIR must be empty
                               or absent (default: a new temporary directory)
                 --keep        keep the p2kv store (DIR/p2kv) for ./p2kv stats

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.p2kv.bench.report.ScalingModel.Bound;
 import io.p2kv.bench.report.ScalingModel.Projection;
+import io.p2kv.internal.StoreConfig;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,5 +93,15 @@ class ScalingModelTest {
     assertThrows(IllegalArgumentException.class, () -> new ScalingModel("x", Double.NaN, 0, 0, 0, 0, 0, 0, 1, 1, 32, 1.0));
     assertThrows(IllegalArgumentException.class, () -> new ScalingModel("x", 1, 0, 0, 0, 0, 0, 0, 0, 1, 32, 1.0));
     assertThrows(IllegalArgumentException.class, () -> puts(1, 1).project(0, 1, 1));
+  }
+
+  @Test
+  void shouldBeTheRuleBehindTheStoresDefaultShardCount() {
+    // The async-put parameters of SCALING.md ("The model's parameters"): the core's closed form
+    // (StoreConfig.defaultShards) must pick what the model's search picks, for every core count.
+    ScalingModel async = new ScalingModel("async puts", 1146, 0, 0, 1165, 2262, 1060, 484, 1.0, 64, 32, 0.87);
+    for (int cores = 1; cores <= 128; cores++) {
+      assertEquals(async.fewestShardsNearBest(cores, 16, 16, 0.05), StoreConfig.defaultShards(cores), cores + " cores");
+    }
   }
 }
