@@ -209,8 +209,6 @@ final class ValueCache {
   private final long capacityBytes;
   /** Whether the cache has evicted for size: from then on, fills are sampled. */
   private volatile boolean full;
-  /** Whether the entries have weighed an eighth of the capacity ({@link #warmed(Key, byte[])}). */
-  private volatile boolean warmed;
   /** Whether reads skip the cache but for probes ({@link #consult}). */
   private volatile boolean bypassing;
   /** Hits and misses at the last assessment; guarded by {@link #assessing}. */
@@ -375,32 +373,13 @@ final class ValueCache {
    * @param value what the engine returned (null: absent); copied
    */
   void fill(int shard, Key key, long stamp, byte[] value) {
-    int oneIn = full ? FILL_ONE_IN : warmed(key, value) ? FILL_ONE_IN_WARMING : 1;
+    int oneIn = full ? FILL_ONE_IN : weighed() >= capacityBytes / FILL_ONE_IN_WARMING ? FILL_ONE_IN_WARMING : 1;
     if (oneIn == 1 || ThreadLocalRandom.current().nextInt(oneIn) == 0) {
       fillNow(shard, key, stamp, value);
     }
   }
 
-  /**
-   * Whether the entries weigh an eighth of the capacity, estimated as the number of entries times
-   * the weight of this one: Caffeine's exact weight ({@code Policy.Eviction.weightedSize()}) takes
-   * the cache's eviction lock and may run its maintenance, and asked on every fill it made the
-   * readers of a warming cache queue for that lock (16 callers on uniform keys: 15,000 parks in
-   * one JMH fork, the cores 30 % idle; docs/benchmarks/CACHE.md, stop 34). The entry count is a
-   * plain read. Once true it stays true: it only chooses how often misses fill.
-   */
-  private boolean warmed(Key key, byte[] value) {
-    if (warmed) {
-      return true;
-    }
-    long entryBytes = ENTRY_OVERHEAD + key.bytes.length + (value == null ? 0 : value.length);
-    if (cache.estimatedSize() * entryBytes >= capacityBytes / FILL_ONE_IN_WARMING) {
-      warmed = true;
-    }
-    return warmed;
-  }
-
-  /** What the entries weigh now (takes the cache's eviction lock: for {@link #stats()} only). */
+  /** What the entries weigh now. */
   private long weighed() {
     return eviction.weightedSize().orElse(0L);
   }
