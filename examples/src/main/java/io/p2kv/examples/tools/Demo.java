@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Not thread-safe: {@code ./p2kv demo}. Loads the same pairs into a p2kv store and into one plain
@@ -31,9 +33,10 @@ import java.util.function.Function;
  * <h2>Keeping it honest</h2>
  * Same data (16-byte keys scattered over the key space, 112-byte random values), same thread
  * count, same measured time, both measured in this run, one after the other; which store goes
- * first alternates by row, so neither always inherits the other's background compactions. Both
- * stores are fully compacted after loading, and the read rows run first, so reads see the same
- * LSM shape. Both sides of a row warm up before either is measured (they share the RocksDB
+ * first alternates by row, and each store is settled (memtables flushed, no compaction pending)
+ * right before it is measured, so a row measures the compactions of its own writes, not the
+ * debt of the rows before it. Both stores are fully compacted after loading, and the read rows
+ * run first, so reads see the same LSM shape. Both sides of a row warm up before either is measured (they share the RocksDB
  * wrapper, which the JIT compiles once), and each warms up again for a second before it measures.
  *
  * <h2>Adding a row</h2>
@@ -407,6 +410,40 @@ final class Demo {
     progress.printf(Locale.ROOT, " took %.1f s%n", (System.nanoTime() - start) / 1e9);
   }
 
+  /** Longest a store is given to finish its compactions before a row measures it. */
+  private static final long SETTLE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+  /**
+   * Flushes a store's memtables and waits until RocksDB estimates no compaction pending (at most
+   * {@link #SETTLE_TIMEOUT_NANOS}), so that a row measures the compactions of its own writes and
+   * not the debt of the rows before it, which on 2 cores would run during it (the YCSB script
+   * settles its stores between phases for the same reason). Says how long it took when it waited.
+   */
+  private void settle(String name, Runnable flush, LongSupplier pendingBytes) {
+    long start = System.nanoTime();
+    flush.run();
+    while (pendingBytes.getAsLong() > 0 && System.nanoTime() - start < SETTLE_TIMEOUT_NANOS) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (seconds >= 0.1) {
+      progress.printf(Locale.ROOT, "settling %s (flush, compactions) took %.1f s%n", name, seconds);
+    }
+  }
+
+  /**
+   * Compaction still pending in a p2kv store: RocksDB's estimate over the shards, plus one for
+   * every data file the value-separation policy still rewrites to bring values back inline.
+   */
+  private static long pendingCompactionBytes(P2kv store) {
+    StoreStats stats = store.stats();
+    long sum = stats.inliningFilesLeft();
+    for (ShardStats shard : stats.shards()) {
+      sum += Math.max(0, shard.pendingCompactionBytes());
+    }
+    return sum;
+  }
+
   /** Runs one workload on both stores, in the order given, and returns its row. */
   private Row measure(Workload w, Stores stores, boolean rocksDbFirst) {
     // Both sides warm up before either is measured: they share code (p2kv's engine is the
@@ -425,6 +462,7 @@ final class Demo {
     String note = w.note().apply(stores.p2kv());
     for (int side = 0; side < 2; side++) {
       if ((side == 0) != rocksDbFirst) {
+        settle("p2kv", stores.p2kv()::flush, () -> pendingCompactionBytes(stores.p2kv()));
         StoreStats before = stores.p2kv().stats();
         placement = placement(before);
         p2kv = run(w.name() + " on p2kv", w.p2kv().apply(stores), warmupMillis(), measureMillis());
@@ -442,6 +480,7 @@ final class Demo {
               cacheAfter.capacityBytes() >> 20, 100.0 * cacheHits / cacheReads);
         }
       } else {
+        settle("RocksDB", stores.rocksDb()::flush, stores.rocksDb()::pendingCompactionBytes);
         rocksDb = run(w.name() + " on RocksDB", w.rocksDb().apply(stores), warmupMillis(), measureMillis());
       }
     }

@@ -5,6 +5,7 @@ import io.p2kv.KeyValue;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineBatch;
 import io.p2kv.internal.engine.EngineIterator;
+import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.engine.rocksdb.RocksDbEngineFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,6 +82,16 @@ final class PlainRocksDb implements AutoCloseable {
       }
       engine.write(batch);
     }
+  }
+
+  /** Flushes the memtables (background compactions go on). */
+  void flush() {
+    engine.admin().flush();
+  }
+
+  /** RocksDB's estimate of the bytes its compactions still have to rewrite. */
+  long pendingCompactionBytes() {
+    return Math.max(0, engine.admin().property(EngineProperty.PENDING_COMPACTION_BYTES));
   }
 
   /** Flushes the memtables and compacts everything, as {@code P2kv.compact()} does. */
