@@ -181,6 +181,16 @@ public record StoreStats(
   }
 
   /**
+   * RocksDB's estimate of the bytes its compactions still have to rewrite, over all shards (shards
+   * that could not tell count 0).
+   *
+   * @return bytes
+   */
+  public long pendingCompactionBytes() {
+    return shards.stream().mapToLong(s -> Math.max(0, s.pendingCompactionBytes())).sum();
+  }
+
+  /**
    * Total key and value bytes written by the application.
    *
    * @return bytes

@@ -140,11 +140,7 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
     @Override
     long pendingCompactionBytes() {
       StoreStats stats = p2kv.stats();
-      long sum = stats.inliningFilesLeft();
-      for (ShardStats shard : stats.shards()) {
-        sum += Math.max(0, shard.pendingCompactionBytes());
-      }
-      return sum;
+      return stats.pendingCompactionBytes() + stats.inliningFilesLeft();
     }
 
     @Override

@@ -36,8 +36,9 @@ import java.util.function.LongSupplier;
  * first alternates by row, and each store is settled (memtables flushed, no compaction pending)
  * right before it is measured, so a row measures the compactions of its own writes, not the
  * debt of the rows before it. Both stores are fully compacted after loading, and the read rows
- * run first, so reads see the same LSM shape. Both sides of a row warm up before either is measured (they share the RocksDB
- * wrapper, which the JIT compiles once), and each warms up again for a second before it measures.
+ * run first, so reads see the same LSM shape. Both sides of a row warm up before either is
+ * measured (they share the RocksDB wrapper, which the JIT compiles once), and each warms up
+ * again for a second before it measures.
  *
  * <h2>Adding a row</h2>
  * Add a {@link Workload} to {@link #WORKLOADS}: a name, a description, what one caller thread does
@@ -437,11 +438,7 @@ final class Demo {
    */
   private static long pendingCompactionBytes(P2kv store) {
     StoreStats stats = store.stats();
-    long sum = stats.inliningFilesLeft();
-    for (ShardStats shard : stats.shards()) {
-      sum += Math.max(0, shard.pendingCompactionBytes());
-    }
-    return sum;
+    return stats.pendingCompactionBytes() + stats.inliningFilesLeft();
   }
 
   /** Runs one workload on both stores, in the order given, and returns its row. */
