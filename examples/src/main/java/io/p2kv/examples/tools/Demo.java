@@ -32,13 +32,14 @@ import java.util.function.LongSupplier;
  *
  * <h2>Keeping it honest</h2>
  * Same data (16-byte keys scattered over the key space, 112-byte random values), same thread
- * count, same measured time, both measured in this run, one after the other; which store goes
- * first alternates by row, and each store is settled (memtables flushed, no compaction pending)
- * right before it is measured, so a row measures the compactions of its own writes, not the
- * debt of the rows before it. Both stores are fully compacted after loading, and the read rows
- * run first, so reads see the same LSM shape. Both sides of a row warm up before either is
- * measured (they share the RocksDB wrapper, which the JIT compiles once), and each warms up
- * again for a second before it measures.
+ * count, same measured time, both measured in this run; which store goes first alternates by
+ * row. A write row measures one side after the other, each store settled (memtables flushed, no
+ * compaction pending) right before it is measured, so a row measures the compactions of its own
+ * writes, not the debt of the rows before it; a read row measures both sides in interleaved
+ * slices (A B B A), so that a drift of the shared machine's speed falls on both. Both stores are
+ * fully compacted after loading, and the read rows run first, so reads see the same LSM shape.
+ * Both sides of a row warm up before either is measured (they share the RocksDB wrapper, which
+ * the JIT compiles once), and each measurement (each slice of a read row) warms up again first.
  *
  * <h2>Adding a row</h2>
  * Add a {@link Workload} to {@link #WORKLOADS}: a name, a description, what one caller thread does
@@ -95,15 +96,23 @@ final class Demo {
    * @param rocksDb one caller's loop against plain RocksDB
    * @param note what to print beside the row about the p2kv store, or "" (write rows say how many
    *     puts each RocksDB write carried instead)
+   * @param readsOnly the row writes nothing: its sides are measured in interleaved slices (see
+   *     {@link #measure})
    */
   record Workload(
       String name,
       String description,
       Function<Stores, CallerLoop> p2kv,
       Function<Stores, CallerLoop> rocksDb,
-      Function<P2kv, String> note) {
-    Workload(String name, String description, Function<Stores, CallerLoop> p2kv, Function<Stores, CallerLoop> rocksDb) {
-      this(name, description, p2kv, rocksDb, store -> "");
+      Function<P2kv, String> note,
+      boolean readsOnly) {
+    Workload(
+        String name,
+        String description,
+        Function<Stores, CallerLoop> p2kv,
+        Function<Stores, CallerLoop> rocksDb,
+        boolean readsOnly) {
+      this(name, description, p2kv, rocksDb, store -> "", readsOnly);
     }
   }
 
@@ -112,13 +121,15 @@ final class Demo {
       new Workload("gets",
           "random point reads of loaded keys; p2kv's default read path (DIRECT) reads RocksDB on the caller's thread",
           s -> loop(rnd -> s.p2kv().get(key(rnd.nextLong(s.keys())))),
-          s -> loop(rnd -> s.rocksDb().get(key(rnd.nextLong(s.keys()))))),
+          s -> loop(rnd -> s.rocksDb().get(key(rnd.nextLong(s.keys())))),
+          true),
       new Workload("gets, Zipfian",
           "point reads of loaded keys chosen Zipfian (0.99, scrambled over the key space, as YCSB does):"
               + " a few keys are read most of the time",
           s -> loop(rnd -> s.p2kv().get(key(s.zipfian().next(rnd)))),
           s -> loop(rnd -> s.rocksDb().get(key(s.zipfian().next(rnd)))),
-          store -> store.stats().cache().capacityBytes() == 0 ? "p2kv's value cache is off" : ""),
+          store -> store.stats().cache().capacityBytes() == 0 ? "p2kv's value cache is off" : "",
+          true),
       new Workload("scan " + SCAN_LENGTH,
           "one op is scan(a random loaded key, " + SCAN_LENGTH + "): up to " + SCAN_LENGTH + " pairs in a new list;"
               + " p2kv merges one RocksDB iterator per shard on the caller's thread, RocksDB reads one",
@@ -126,15 +137,18 @@ final class Demo {
           s -> loop(rnd -> s.rocksDb().scan(key(rnd.nextLong(s.keys())), SCAN_LENGTH)),
           store -> store.shardCount() == 1
               ? "p2kv has one shard here: nothing to merge (try --shards 4)"
-              : "p2kv merged " + store.shardCount() + " shards' iterators per scan"),
+              : "p2kv merged " + store.shardCount() + " shards' iterators per scan",
+          true),
       new Workload("sync puts",
           "blocking puts overwriting random loaded keys; p2kv merges what its queue holds into one RocksDB write",
           s -> putLoop((k, v) -> s.p2kv().put(k, v), s.keys()),
-          s -> putLoop((k, v) -> s.rocksDb().put(k, v), s.keys())),
+          s -> putLoop((k, v) -> s.rocksDb().put(k, v), s.keys()),
+          false),
       new Workload("async puts",
           "p2kv: putAsync, " + ASYNC_WINDOW + " in flight per caller; RocksDB has no async API: blocking puts",
           s -> asyncPutLoop(s.p2kv(), s.keys()),
-          s -> putLoop((k, v) -> s.rocksDb().put(k, v), s.keys())));
+          s -> putLoop((k, v) -> s.rocksDb().put(k, v), s.keys()),
+          false));
 
   /** One store operation on a random key. */
   interface KeyOp {
@@ -441,7 +455,22 @@ final class Demo {
     return stats.pendingCompactionBytes() + stats.inliningFilesLeft();
   }
 
-  /** Runs one workload on both stores, in the order given, and returns its row. */
+  /**
+   * Slices of a read row's measured time per side: the sides run A, B, B, A, each slice half the
+   * measured time, so a drift of the machine's speed during the row (a shared machine speeding up
+   * or slowing down over seconds) falls on both sides alike.
+   */
+  static final int READ_SLICES = 2;
+
+  /**
+   * Runs one workload on both stores, {@code rocksDbFirst} saying which side starts, and returns
+   * its row. A write row measures each side once, settled right before it (a row pays for the
+   * compactions of its own writes). A read row writes nothing to settle, so it measures each side
+   * in {@link #READ_SLICES} slices in the order A, B, B, A (each slice warmed up again), and a
+   * side's throughput is the mean over its slices: measured one after the other, a side that ran
+   * while the machine was faster won by that much (one run printed gets 0.90x with p2kv first and
+   * Zipfian gets 1.08x with RocksDB first).
+   */
   private Row measure(Workload w, Stores stores, boolean rocksDbFirst) {
     // Both sides warm up before either is measured: they share code (p2kv's engine is the
     // baseline's RocksDB wrapper), which the JIT would otherwise still be compiling while the
@@ -452,6 +481,9 @@ final class Demo {
       } else {
         run(w.name() + " on RocksDB, warm-up", w.rocksDb().apply(stores), warmupMillis(), 0);
       }
+    }
+    if (w.readsOnly()) {
+      return measureInSlices(w, stores, rocksDbFirst);
     }
     double p2kv = 0;
     double rocksDb = 0;
@@ -465,16 +497,9 @@ final class Demo {
         p2kv = run(w.name() + " on p2kv", w.p2kv().apply(stores), warmupMillis(), measureMillis());
         StoreStats after = stores.p2kv().stats();
         long calls = after.writeCalls() - before.writeCalls();
-        CacheStats cacheBefore = before.cache();
-        CacheStats cacheAfter = after.cache();
-        long cacheHits = cacheAfter.hits() - cacheBefore.hits();
-        long cacheReads = cacheHits + cacheAfter.misses() - cacheBefore.misses();
         if (calls > 0) {
           note = String.format(Locale.ROOT, "p2kv wrote %.1f puts per RocksDB write",
               (double) (after.writeOps() - before.writeOps()) / calls);
-        } else if (cacheReads > 0) {
-          note = String.format(Locale.ROOT, "p2kv's value cache (%d MiB) answered %.0f%% of gets",
-              cacheAfter.capacityBytes() >> 20, 100.0 * cacheHits / cacheReads);
         }
       } else {
         settle("RocksDB", stores.rocksDb()::flush, stores.rocksDb()::pendingCompactionBytes);
@@ -482,6 +507,50 @@ final class Demo {
       }
     }
     return new Row(w, p2kv, rocksDb, note, placement);
+  }
+
+  /** A read row's measurement: both sides settled once, then slices A, B, B, A (see {@link #measure}). */
+  private Row measureInSlices(Workload w, Stores stores, boolean rocksDbFirst) {
+    settle("p2kv", stores.p2kv()::flush, () -> pendingCompactionBytes(stores.p2kv()));
+    settle("RocksDB", stores.rocksDb()::flush, stores.rocksDb()::pendingCompactionBytes);
+    StoreStats before = stores.p2kv().stats();
+    String placement = placement(before);
+    String note = w.note().apply(stores.p2kv());
+    long sliceMillis = Math.max(1, measureMillis() / READ_SLICES);
+    double p2kv = 0;
+    double rocksDb = 0;
+    for (int slice = 0; slice < 2 * READ_SLICES; slice++) {
+      String of = " (" + (slice / 2 + 1) + "/" + READ_SLICES + ")";
+      if (firstSideRuns(slice) != rocksDbFirst) {
+        p2kv += run(w.name() + " on p2kv" + of, w.p2kv().apply(stores), sliceWarmupMillis(), sliceMillis);
+      } else {
+        rocksDb += run(w.name() + " on RocksDB" + of, w.rocksDb().apply(stores), sliceWarmupMillis(), sliceMillis);
+      }
+    }
+    StoreStats after = stores.p2kv().stats();
+    CacheStats cacheBefore = before.cache();
+    CacheStats cacheAfter = after.cache();
+    long cacheHits = cacheAfter.hits() - cacheBefore.hits();
+    long cacheReads = cacheHits + cacheAfter.misses() - cacheBefore.misses();
+    if (cacheReads > 0) {
+      note = String.format(Locale.ROOT, "p2kv's value cache (%d MiB) answered %.0f%% of gets",
+          cacheAfter.capacityBytes() >> 20, 100.0 * cacheHits / cacheReads);
+    }
+    return new Row(w, p2kv / READ_SLICES, rocksDb / READ_SLICES, note, placement);
+  }
+
+  /**
+   * Whether slice {@code slice} of a read row belongs to the side that starts: A B B A, then again
+   * (slices 0, 3, 4, 7, ...), so each side runs as many slices and their mean positions in time
+   * are equal, which is what makes a linear drift fall on both sides alike.
+   */
+  static boolean firstSideRuns(int slice) {
+    return slice % 4 == 0 || slice % 4 == 3;
+  }
+
+  /** A read slice's own warm-up: its caller threads are new, the code is compiled already. */
+  private long sliceWarmupMillis() {
+    return Math.min(250, measureMillis() / 6);
   }
 
   private long measureMillis() {
@@ -577,8 +646,9 @@ final class Demo {
       out.printf(Locale.ROOT, "%-15s %s%n", r.workload().name() + ":", r.workload().description());
     }
     out.printf(Locale.ROOT, "Each side of each row: %d caller threads, %.1f s measured after %.1f s of warm-up;"
-            + " both sides warm up once before either is measured; the sides run one after the other"
-            + " (order alternating by row) in this run.%n",
+            + " both sides warm up once before either is measured; read rows measure the sides in"
+            + " alternating slices (A B B A), write rows one side after the other (which goes first"
+            + " alternates by row), each settled first.%n",
         options.threads(), measureMillis() / 1e3, warmupMillis() / 1e3);
     out.println("p2kv values: where p2kv's value-separation policy (the default, adaptive sizeAware()) puts a new "
         + VALUE_BYTES + "-byte value when the row starts, and the share of the stored bytes in blob files;"

@@ -63,6 +63,29 @@ class DemoTest {
   }
 
   @Test
+  void readRowSlicesShouldGiveBothSidesTheSameShareAndTheSameMeanTime() {
+    // A read row measures its sides in 2 * READ_SLICES alternating slices; a linear drift of the
+    // machine's speed cancels only if each side runs as many slices at the same mean position.
+    for (int slices = 1; slices <= 4; slices++) {
+      int firstCount = 0;
+      long firstPositions = 0;
+      long secondPositions = 0;
+      for (int slice = 0; slice < 4 * slices; slice++) {
+        if (Demo.firstSideRuns(slice)) {
+          firstCount++;
+          firstPositions += slice;
+        } else {
+          secondPositions += slice;
+        }
+      }
+      assertEquals(2 * slices, firstCount, "slices of the first side in " + 4 * slices);
+      assertEquals(firstPositions, secondPositions, "sum of slice positions per side in " + 4 * slices);
+    }
+    assertTrue(Demo.firstSideRuns(0), "the side that starts runs the first slice");
+    assertEquals(0, (2 * Demo.READ_SLICES) % 4, "READ_SLICES must be even: A B B A in whole blocks");
+  }
+
+  @Test
   void scanRowShouldReadTheSamePairsFromP2kvAndFromTheBaseline() {
     TestSeeds.run(getClass(), "scanRowShouldReadTheSamePairsFromP2kvAndFromTheBaseline",
         this::scanRowShouldReadTheSamePairsFromP2kvAndFromTheBaseline);
