@@ -109,6 +109,66 @@ public final class RocksBaseline implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Up to {@code limit} pairs with key >= start over every instance (the {@code rocksdb-xN}
+   * baselines), merged in key order by the least code that can do it: each instance's iterator
+   * seeks and reads its share of the limit into a buffer right away, and the merge takes the
+   * smallest buffered head (a linear scan of N heads), reading a further share from an instance
+   * whose buffer ran dry. No guards, locks or heap: what any implementation over N hash-partitioned
+   * RocksDB instances pays at least, the floor for p2kv's multi-shard scans (docs/benchmarks/SCANS.md).
+   */
+  public List<io.p2kv.KeyValue> mergedScan(byte[] start, int limit) {
+    int n = engines.length;
+    int share = (limit + n - 1) / n;
+    io.p2kv.internal.engine.EngineIterator[] its = new io.p2kv.internal.engine.EngineIterator[n];
+    byte[][][] keys = new byte[n][share][];
+    byte[][][] values = new byte[n][share][];
+    int[] count = new int[n];
+    int[] at = new int[n];
+    List<io.p2kv.KeyValue> out = new java.util.ArrayList<>(limit);
+    try {
+      for (int i = 0; i < n; i++) {
+        its[i] = engines[i].newIterator(null, null);
+        its[i].seek(start);
+        count[i] = fill(its[i], keys[i], values[i]);
+      }
+      while (out.size() < limit) {
+        int best = -1;
+        for (int i = 0; i < n; i++) {
+          if (at[i] == count[i] && its[i].valid()) {
+            count[i] = fill(its[i], keys[i], values[i]);
+            at[i] = 0;
+          }
+          if (at[i] < count[i]
+              && (best < 0 || java.util.Arrays.compareUnsigned(keys[i][at[i]], keys[best][at[best]]) < 0)) {
+            best = i;
+          }
+        }
+        if (best < 0) {
+          break;
+        }
+        out.add(new io.p2kv.KeyValue(keys[best][at[best]], values[best][at[best]]));
+        at[best]++;
+      }
+    } finally {
+      for (io.p2kv.internal.engine.EngineIterator it : its) {
+        if (it != null) {
+          it.close();
+        }
+      }
+    }
+    return out;
+  }
+
+  private static int fill(io.p2kv.internal.engine.EngineIterator it, byte[][] keys, byte[][] values) {
+    int c = 0;
+    for (; c < keys.length && it.valid(); it.next()) {
+      keys[c] = it.key();
+      values[c++] = it.value();
+    }
+    return c;
+  }
+
   /** Every pair of [start, end) from the first instance, in key order. */
   public List<io.p2kv.KeyValue> range(byte[] start, byte[] end) {
     List<io.p2kv.KeyValue> out = new java.util.ArrayList<>();

@@ -112,6 +112,26 @@ public class ScanBenchmark {
     }
   }
 
+  /**
+   * Four plain RocksDB instances with the data hashed over them as p2kv's hash partitioning does,
+   * read by {@link RocksBaseline#mergedScan}: the floor for a scan over 4 hash shards.
+   */
+  @State(Scope.Benchmark)
+  public static class RocksX4Store {
+    RocksBaseline db;
+
+    @Setup(Level.Trial)
+    public void open(Data data) {
+      db = RocksBaseline.open("rocksdb-x4", Durability.WAL, Stores.MEMORY_BUDGET_BYTES);
+      db.preload(data.keys, 112);
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+      db.close();
+    }
+  }
+
   /** Per caller: random starts. */
   @State(Scope.Thread)
   public static class Caller {
@@ -149,6 +169,11 @@ public class ScanBenchmark {
   @Benchmark
   public List<KeyValue> rocksScan(RocksStore s, Data data, Caller c) {
     return s.db.scan(c.start(), data.length);
+  }
+
+  @Benchmark
+  public List<KeyValue> rocksX4Scan(RocksX4Store s, Data data, Caller c) {
+    return s.db.mergedScan(c.start(), data.length);
   }
 
   @Benchmark
