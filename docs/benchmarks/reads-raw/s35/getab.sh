@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Alternating rounds: p2kv direct gets and RocksDB gets, uniform, CPU per op
+cd /work/main
+J=jmh-benchmarks/target/benchmarks.jar
+T=${T:-1}
+for r in 1 2 3; do
+  for b in p2kvGet rocksGet; do
+    java -jar $J "GetBenchmark.$b\$" -t $T -p keys=1000000 -p shards=1 -p readPath=DIRECT -p separation=default -p distribution=uniform \
+      -f 1 -wi 1 -w 3 -i 3 -r 3 -prof io.p2kv.bench.CpuProfiler -rf json -rff /tmp/exp/get-t$T-$b-r$r.json > /tmp/exp/get-t$T-$b-r$r.log 2>&1
+    echo "r$r $b $(grep -E "^GetBenchmark.$b " /tmp/exp/get-t$T-$b-r$r.log | awk '{print $(NF-3)}') cpu/op $(grep -E "^GetBenchmark.$b:cpu.ns/op" /tmp/exp/get-t$T-$b-r$r.log | awk '{print $(NF-3)}') caller $(grep -E "^GetBenchmark.$b:cpu.caller.ns/op" /tmp/exp/get-t$T-$b-r$r.log | awk '{print $(NF-3)}')"
+  done
+done
