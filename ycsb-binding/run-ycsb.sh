@@ -20,7 +20,9 @@
 # instead of YCSB.md and ycsb-raw/).
 # On this 2-core VM one run of a phase varies by 15-30 % from the next (CPU speed of the shared
 # host, scheduling of 8-32 threads on 2 cores), hence the rounds. Each phase is one YCSB JVM; for
-# every phase p2kv runs first and the baseline right after it, so both see the same machine. Before each run phase both stores are settled (io.p2kv.ycsb.Settle:
+# every phase both stores run back to back, so both see the same machine, and which goes first
+# alternates from phase to phase and from round to round (a store measured always first or always
+# second would carry any drift of the machine's speed in one direction). Before each run phase both stores are settled (io.p2kv.ycsb.Settle:
 # flush, wait for pending compactions), so no phase pays for the previous one's background work.
 # The load average before each phase and the CPU other processes use during it are recorded.
 set -euo pipefail
@@ -178,6 +180,7 @@ if [ "$MODE" = compare ]; then
       pdir=$DATA/p2kv-$t
       rdir=$DATA/rocksdb-$t
       rm -rf "$pdir" "$rdir"
+      n=0
       for ph in $PHASES; do
         if [ "$ph" != load ]; then
           # shellcheck disable=SC2086
@@ -185,10 +188,15 @@ if [ "$MODE" = compare ]; then
           # shellcheck disable=SC2086
           settle rocksdb "$rdir" $P2KV_PROPS
         fi
-        # shellcheck disable=SC2086
-        phase p2kv "$t" "$ph" "$round" "$pdir" $P2KV_PROPS
-        # shellcheck disable=SC2086
-        phase rocksdb "$t" "$ph" "$round" "$rdir" $P2KV_PROPS
+        # p2kv first in odd rounds' odd phases and even rounds' even phases, the baseline first
+        # otherwise: each store goes first in about half of every phase's rounds.
+        if [ $(((round + n) % 2)) = 1 ]; then first=p2kv; else first=rocksdb; fi
+        for store in $first $([ $first = p2kv ] && echo rocksdb || echo p2kv); do
+          if [ $store = p2kv ]; then dir=$pdir; else dir=$rdir; fi
+          # shellcheck disable=SC2086
+          phase $store "$t" "$ph" "$round" "$dir" $P2KV_PROPS
+        done
+        n=$((n + 1))
       done
       rm -rf "$pdir" "$rdir"
     done

@@ -159,8 +159,9 @@ public final class YcsbReport {
     md.append("~128 B as in the paper. E runs 1/6 of the operations of the others, as in the paper (20 M vs.\n");
     md.append("120 M). `QUICK=1` runs override the counts (see the settings above).\n\n");
     md.append("Each round loads a fresh store per binding and thread count, then runs A to F in that order on it\n");
-    md.append("(D and E add records), each phase a fresh YCSB JVM; for each phase p2kv runs first and the\n");
-    md.append("baseline right after it. Before each run phase (A-F) both stores are settled\n");
+    md.append("(D and E add records), each phase a fresh YCSB JVM; for each phase both stores run back to\n");
+    md.append("back, which goes first alternating from phase to phase and from round to round. Before each run\n");
+    md.append("phase (A-F) both stores are settled\n");
     md.append("(`io.p2kv.ycsb.Settle`: open, flush, wait until RocksDB estimates no pending compaction, close;\n");
     md.append("[`ycsb-raw/settle.txt`](ycsb-raw/settle.txt)), so that on 2 cores no phase pays for the previous\n");
     md.append("one's compactions. The baseline is one RocksDB instance opened with exactly the options of a\n");
