@@ -188,13 +188,12 @@ if [ "$MODE" = compare ]; then
           # shellcheck disable=SC2086
           settle rocksdb "$rdir" $P2KV_PROPS
         fi
-        # p2kv first in odd rounds' odd phases and even rounds' even phases, the baseline first
-        # otherwise: each store goes first in about half of every phase's rounds.
-        if [ $(((round + n) % 2)) = 1 ]; then first=p2kv; else first=rocksdb; fi
-        for store in $first $([ $first = p2kv ] && echo rocksdb || echo p2kv); do
-          if [ $store = p2kv ]; then dir=$pdir; else dir=$rdir; fi
+        # p2kv first when round + phase index (load = 0) is odd, the baseline first otherwise:
+        # each store goes first in about half of every phase's rounds.
+        if [ $(((round + n) % 2)) = 1 ]; then order="p2kv rocksdb"; else order="rocksdb p2kv"; fi
+        for store in $order; do
           # shellcheck disable=SC2086
-          phase $store "$t" "$ph" "$round" "$dir" $P2KV_PROPS
+          phase "$store" "$t" "$ph" "$round" "$DATA/$store-$t" $P2KV_PROPS
         done
         n=$((n + 1))
       done
