@@ -357,6 +357,42 @@ public final class P2kv implements AutoCloseable {
     core.write(batch, batch.payloadBytes(), durability);
   }
 
+  /**
+   * Bulk-loads a batch: writes its operations as sorted table files, one per shard, and adds each
+   * to its shard whole (RocksDB's {@code SstFileWriter} and {@code IngestExternalFile}), without
+   * the write-ahead log or the memtable. For large batches of data arriving at once (an import, a
+   * restore from another store): the caller's thread sorts and encodes the batch, and each shard's
+   * worker only links a file in, so a load of many thousands of pairs costs the workers almost
+   * nothing and fills no memtable; for a few hundred operations {@link #write(Batch)} is cheaper
+   * (each load costs each shard a file and a MANIFEST update).
+   *
+   * <ul>
+   *   <li><b>Order.</b> Of two writes of one key in the batch, the later one is kept. On each shard
+   *       the load applies after every request queued before the call and before every request
+   *       queued after it returns; reads, snapshots and iterators see each shard's part whole or
+   *       not at all.
+   *   <li><b>Durable on return</b>, whatever the store's {@link Builder#durability}: the files are
+   *       synced and recorded in each shard's MANIFEST.
+   *   <li><b>Atomic per shard, not across shards</b>: a load that fails on one shard (the call then
+   *       throws) or a crash during the call may leave other shards' parts applied. Repeating the
+   *       load completes it; an application that needs to know records, with a write after the
+   *       call returned, that the load is in.
+   *   <li><b>Values stay inline</b> in the loaded files whatever the value-separation policy; a
+   *       later compaction of the files applies the policy.
+   *   <li>A load whose keys overlap recent writes still in the memtable makes RocksDB flush the
+   *       memtable first; one that overlaps older data lands higher in the LSM-tree than one into
+   *       an empty key range, and is merged down by compaction.
+   * </ul>
+   *
+   * @param batch the batch; the store does not keep it
+   * @throws NullPointerException if batch is null
+   * @throws P2kvException as for {@link #put}, or if a shard fails to write or ingest its file
+   */
+  public void load(Batch batch) {
+    Objects.requireNonNull(batch, "batch is null");
+    core.load(batch);
+  }
+
   // ------------------------------------------------------------------------ updates
 
   /**

@@ -106,6 +106,17 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     }
 
     @Override
+    public void writeTable(java.nio.file.Path file, List<io.p2kv.Batch.Op> ops) {
+      d.writeTable(file, ops);
+    }
+
+    @Override
+    public void ingest(java.nio.file.Path file) {
+      beforeWrite();
+      d.ingest(file);
+    }
+
+    @Override
     public EngineBatch newBatch() {
       return d.newBatch();
     }

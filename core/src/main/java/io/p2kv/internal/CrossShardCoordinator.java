@@ -142,7 +142,7 @@ final class CrossShardCoordinator {
     }
   }
 
-  private static long payloadBytes(List<Batch.Op> ops) {
+  static long payloadBytes(List<Batch.Op> ops) {
     long bytes = 0;
     for (Batch.Op op : ops) {
       bytes += op.key().length + (op.isDelete() ? 0 : op.value().length);

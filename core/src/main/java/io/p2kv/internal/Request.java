@@ -14,8 +14,8 @@ import java.util.function.UnaryOperator;
  *   <li>{@link Write}s ({@link Put}, {@link Delete}, {@link BatchWrite}, {@link Update}) merge
  *       into one engine batch (the run's updates first read their keys with one multiGet);
  *   <li>{@link Read}s ({@link Get}, {@link MultiGetPart}) merge into one engine multiGet;
- *   <li>a {@link ScanPart}, a {@link RangeDeletePart}, a {@link CrossShardPart} and a {@link
- *       CutPart} always run alone.
+ *   <li>a {@link ScanPart}, a {@link RangeDeletePart}, a {@link LoadPart}, a {@link CrossShardPart}
+ *       and a {@link CutPart} always run alone.
  * </ul>
  *
  * A request without a {@link Listener} belongs to a sync caller, who waits for it; otherwise the
@@ -339,6 +339,28 @@ abstract sealed class Request extends Completion {
       super(listener);
       this.from = from;
       this.to = to;
+    }
+  }
+
+  /**
+   * One shard's part of a bulk load ({@link BulkLoads}): a table file the caller wrote, holding
+   * {@code ops} writes of keys in {@code [from, to)}, ingested by the worker after the requests
+   * queued before it, alone. Completes with null.
+   */
+  static final class LoadPart extends Request {
+    final java.nio.file.Path file;
+    final byte[] from;
+    final byte[] to;
+    final int ops;
+    final long bytes;
+
+    LoadPart(java.nio.file.Path file, byte[] from, byte[] to, int ops, long bytes, Listener listener) {
+      super(listener);
+      this.file = file;
+      this.from = from;
+      this.to = to;
+      this.ops = ops;
+      this.bytes = bytes;
     }
   }
 

@@ -365,6 +365,9 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     if (r instanceof Request.RangeDeletePart rangeDelete) {
       return runRangeDelete(rangeDelete);
     }
+    if (r instanceof Request.LoadPart load) {
+      return runLoad(load);
+    }
     if (r instanceof Request.CutPart cut) {
       atCut = cut;
       cut.cut.arrive(cut.part, signal);
@@ -743,6 +746,27 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
     }
     counters.deletes++; // a range delete counts as one delete per shard (ShardStats.deletes)
     counters.wrote(1, part.from.length + (long) part.to.length, failure != null);
+    finishRun(1, null, failure);
+    return 1;
+  }
+
+  // ---------------------------------------------------------------- bulk loads
+
+  /**
+   * One shard's part of a bulk load, alone: one engine ingest of the caller's table file,
+   * bracketed for the value cache and the pre-reads of updates as a range delete of the file's
+   * key range is ({@link ShardWriter#ingest}); counted as writes of its operations.
+   */
+  private int runLoad(Request.LoadPart part) {
+    run[0] = part;
+    runSize = 1;
+    Throwable failure = null;
+    try {
+      writer.ingest(part.file, part.from, part.to);
+    } catch (EngineException e) {
+      failure = Errors.shardFailed(shard, e);
+    }
+    counters.loaded(part.ops, part.bytes, failure != null);
     finishRun(1, null, failure);
     return 1;
   }

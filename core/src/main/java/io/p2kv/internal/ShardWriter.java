@@ -196,6 +196,27 @@ final class ShardWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * Ingests a table file whose keys lie in {@code [from, to)}, on its own (the pending batch must
+   * be empty), bracketed as {@link #deleteRange} is: any key of the range may change.
+   */
+  void ingest(java.nio.file.Path file, byte[] from, byte[] to) {
+    if (versions == null) {
+      engine.ingest(file);
+      return;
+    }
+    versions.beginAll(shard);
+    try {
+      engine.ingest(file);
+    } finally {
+      if (cache != null) {
+        cache.endRangeDelete(shard, from, to);
+      } else {
+        versions.endAll(shard);
+      }
+    }
+  }
+
   /** Before the engine write: the written stripes become odd ({@link StripeVersions}). */
   private void beginCacheWrite() {
     if (writtenKeys.isEmpty()) {

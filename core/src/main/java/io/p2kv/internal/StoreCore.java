@@ -58,6 +58,7 @@ public final class StoreCore implements AutoCloseable {
   private final RangeScatter ranges;
   private final CrossShardCoordinator crossShard;
   private final RangeDeletes rangeDeletes;
+  private final BulkLoads loads;
   private final OpenIterators iterators;
   private final Cuts cuts;
   /** Null when latency recording is off. */
@@ -96,6 +97,7 @@ public final class StoreCore implements AutoCloseable {
     this.ranges = new RangeScatter(shards, dispatcher);
     this.crossShard = crossShard;
     this.rangeDeletes = new RangeDeletes(shards, state, crossShard, dispatcher);
+    this.loads = new BulkLoads(dir, shards, state, crossShard, dispatcher);
     this.latency = latency;
     this.engineFactory = engineFactory;
     this.lock = lock;
@@ -212,6 +214,20 @@ public final class StoreCore implements AutoCloseable {
    */
   public CompletableFuture<Void> deleteRangeAsync(byte[] from, byte[] to) {
     return rangeDeletes.deleteRangeAsync(from, to);
+  }
+
+  /**
+   * Bulk load: the batch's last write of each key, as one table file per shard ingested by its
+   * worker (see {@link BulkLoads}).
+   *
+   * @param batch the batch, already validated
+   */
+  public void load(Batch batch) {
+    if (batch.isEmpty()) {
+      state.checkOpen();
+      return;
+    }
+    loads.load(batch);
   }
 
   /**

@@ -76,6 +76,8 @@ public final class StoreOpener {
         checkNoStrayShards(dir, manifest.shards());
         // What a killed backup or copy left: under the lock no backup of this store is running.
         StoreCopy.deleteWithLeftovers(dir.resolve(Backups.STAGING));
+        // Table files of a bulk load the process did not finish: never ingested, so not data.
+        StoreCopy.deleteWithLeftovers(dir.resolve(BulkLoads.STAGING));
         if (dir.getParent() != null) {
           StoreCopy.removeAbandoned(dir.getParent());
         }

@@ -35,6 +35,18 @@ final class WorkerCounters {
     }
   }
 
+  /**
+   * One ingested table file of a bulk load: a write call of {@code ops} operations, not counted
+   * as a write batch (its size says nothing of the worker's batching).
+   */
+  void loaded(int ops, long bytes, boolean failed) {
+    writeCalls++;
+    writeOps += ops;
+    if (!failed) {
+      userBytesWritten += bytes;
+    }
+  }
+
   /** One engine read call of {@code keys} keys. */
   void read(int keys) {
     readCalls++;

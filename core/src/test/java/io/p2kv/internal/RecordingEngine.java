@@ -47,6 +47,49 @@ class RecordingEngine implements Engine, EngineAdmin {
     ordered.remove(key);
   }
 
+  /** A table file: its ops in a form this engine reads back (no format of its own needed). */
+  @Override
+  public void writeTable(java.nio.file.Path file, List<io.p2kv.Batch.Op> ops) {
+    calls.add("writeTable:" + ops.size());
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(java.nio.file.Files.newOutputStream(file))) {
+      out.writeInt(ops.size());
+      for (io.p2kv.Batch.Op op : ops) {
+        out.writeInt(op.key().length);
+        out.write(op.key());
+        out.writeInt(op.isDelete() ? -1 : op.value().length);
+        if (!op.isDelete()) {
+          out.write(op.value());
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new EngineException("write table: " + e, e);
+    }
+  }
+
+  @Override
+  public synchronized void ingest(java.nio.file.Path file) {
+    calls.add("ingest");
+    checkFail();
+    try (java.io.DataInputStream in = new java.io.DataInputStream(java.nio.file.Files.newInputStream(file))) {
+      int n = in.readInt();
+      for (int i = 0; i < n; i++) {
+        byte[] key = in.readNBytes(in.readInt());
+        int length = in.readInt();
+        if (length < 0) {
+          data.remove(k(key));
+          ordered.remove(key);
+        } else {
+          byte[] value = in.readNBytes(length);
+          data.put(k(key), value);
+          ordered.put(key, value);
+        }
+      }
+      java.nio.file.Files.delete(file);
+    } catch (java.io.IOException e) {
+      throw new EngineException("ingest: " + e, e);
+    }
+  }
+
   @Override
   public synchronized void deleteRange(byte[] fromInclusive, byte[] toExclusive) {
     calls.add("deleteRange");

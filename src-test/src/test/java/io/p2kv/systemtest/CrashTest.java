@@ -233,6 +233,7 @@ class CrashTest {
     long totalAppendAcks = 0;
     int rangeChecks = 0;
     int bulkChecks = 0;
+    int loadChecks = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
       Path java = Path.of(System.getProperty("java.home"), "bin", "java");
       List<String> command =
@@ -257,6 +258,7 @@ class CrashTest {
       Set<String> rangesDeleting = Collections.synchronizedSet(new HashSet<>());
       Set<String> rangesDeleted = Collections.synchronizedSet(new HashSet<>());
       java.util.concurrent.atomic.AtomicInteger lastBulk = new java.util.concurrent.atomic.AtomicInteger(-1);
+      java.util.concurrent.atomic.AtomicInteger lastLoad = new java.util.concurrent.atomic.AtomicInteger(-1);
       List<String> transcript = Collections.synchronizedList(new ArrayList<>());
       java.util.concurrent.atomic.AtomicReference<Exception> readFailure = new java.util.concurrent.atomic.AtomicReference<>();
       Thread reader = new Thread(() -> {
@@ -290,6 +292,7 @@ class CrashTest {
                   covered.countDown();
                 }
               }
+              case "LOAD" -> lastLoad.accumulateAndGet(Integer.parseInt(f[1]), Math::max);
               default -> throw new IllegalStateException("unexpected line " + line);
             }
           }
@@ -394,6 +397,13 @@ class CrashTest {
           }
           bulkChecks++;
         }
+        for (int n = 0; n <= lastLoad.get(); n += 2) {
+          for (int i = 0; i < CrashWorkload.BULK_KEYS; i++) {
+            assertArrayEquals(CrashWorkload.amount(n), store.get(CrashWorkload.bulkKey(seed + cycle, n, i)),
+                "kill " + cycle + ": bulk load " + n + " lost after it returned");
+          }
+          loadChecks++;
+        }
         byte[] probe = ("after-kill-" + cycle).getBytes(StandardCharsets.UTF_8);
         store.put(probe, probe);
         assertArrayEquals(probe, store.get(probe), "the store accepts writes after kill " + cycle);
@@ -413,9 +423,10 @@ class CrashTest {
     assertTrue(totalAcks > cycles, "the workload made progress: " + totalAcks + " acknowledgements");
     assertTrue(totalIncrementAcks > 0 && totalAppendAcks > 0, "increments and updates were acknowledged");
     assertTrue(rangeChecks > 0 && bulkChecks > 0, "range deletes (" + rangeChecks + ") and flushed bulk batches (" + bulkChecks + ") were checked");
+    assertTrue(loadChecks > 0, "bulk loads were checked");
     System.out.printf("crash test: %d kills, %d acknowledged puts, %d appending updates, %d range rounds, %d flushed"
-        + " unlogged batches checked; counters at %s%n",
-        cycles, totalAcks, totalAppendAcks, rangeChecks, bulkChecks, Arrays.toString(counterBase));
+        + " unlogged batches, %d bulk loads checked; counters at %s%n",
+        cycles, totalAcks, totalAppendAcks, rangeChecks, bulkChecks, loadChecks, Arrays.toString(counterBase));
     if (cuts != null) {
       System.out.printf("crash test: %d %s finished, %d interrupted by a kill%n", finishedCopies, cuts, incompleteCopies);
       assertTrue(finishedCopies > 0, "the child finished some " + cuts);

@@ -202,7 +202,12 @@ public final class CrashWorkload {
         for (int i = 0; i < BULK_KEYS; i++) {
           batch.put(bulkKey(seed, n, i), amount(n));
         }
-        store.write(batch, Durability.NO_WAL);
+        if (n % 2 == 0) {
+          store.load(batch); // durable on return, no log, no flush
+          report(out, "LOAD " + n + ";");
+        } else {
+          store.write(batch, Durability.NO_WAL);
+        }
         if (n % 4 == 3) {
           store.flush();
           report(out, "BULK " + n + ";");

@@ -77,6 +77,26 @@ public interface Engine extends AutoCloseable {
   void write(EngineBatch batch, io.p2kv.Durability durability);
 
   /**
+   * Writes {@code ops} to a new table file at {@code file} for a later {@link #ingest}, without
+   * touching the engine's data. Thread-safe: called on a caller's thread (inside the shard's
+   * reader guard), concurrently with the worker.
+   *
+   * @param file the file to create; its directory exists, on the engine's file system
+   * @param ops puts and deletes in strictly increasing unsigned key order (no key twice), not empty
+   */
+  void writeTable(java.nio.file.Path file, List<io.p2kv.Batch.Op> ops);
+
+  /**
+   * Adds a table file from {@link #writeTable} to the data, atomically, newer than every write
+   * before this call: its puts and deletes replace what the engine held for their keys. Durable on
+   * return, with or without the log. The file is moved into the engine (it is gone on success).
+   * Worker role only, like the other writes.
+   *
+   * @param file the table file
+   */
+  void ingest(java.nio.file.Path file);
+
+  /**
    * Writes one metadata put on its own, with the store's durability. Thread-safe: may be called
    * from any thread, concurrently with the worker (commit records of cross-shard batches).
    *

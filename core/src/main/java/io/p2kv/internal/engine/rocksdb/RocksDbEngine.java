@@ -26,7 +26,9 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.CompactionOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.EnvOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.LiveFileMetaData;
 import org.rocksdb.LogFile;
@@ -39,6 +41,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
+import org.rocksdb.SstFileWriter;
 import org.rocksdb.Statistics;
 import org.rocksdb.Status;
 import org.rocksdb.TickerType;
@@ -300,6 +303,42 @@ final class RocksDbEngine implements Engine, EngineAdmin {
       db.deleteRange(dataCf, writeOptions, fromInclusive, toExclusive);
     } catch (RocksDBException e) {
       throw writeFailure("delete range", e);
+    }
+  }
+
+  @Override
+  public void writeTable(Path file, List<io.p2kv.Batch.Op> ops) {
+    // The data column family's options (comparator, table format, compression), so the file reads
+    // as if the engine had written it.
+    try (EnvOptions env = new EnvOptions();
+        Options tableOptions = new Options(dbOptions, dataCfOptions);
+        SstFileWriter writer = new SstFileWriter(env, tableOptions)) {
+      writer.open(file.toString());
+      for (io.p2kv.Batch.Op op : ops) {
+        if (op.isDelete()) {
+          writer.delete(op.key());
+        } else {
+          writer.put(op.key(), op.value());
+        }
+      }
+      writer.finish();
+    } catch (RocksDBException e) {
+      throw failure("write table file", e); // the engine's data is untouched
+    }
+  }
+
+  @Override
+  public void ingest(Path file) {
+    // Moved (hard-linked, then the original unlinked), not copied. RocksDB flushes the memtable
+    // first if it holds a key of the file's range, gives the file a sequence number above every
+    // write before it, and places it in the lowest level where it overlaps nothing.
+    try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
+      db.ingestExternalFile(dataCf, List.of(file.toString()), options);
+    } catch (RocksDBException e) {
+      // An I/O error (the MANIFEST) stops the shard's writes as a failed write does; any other
+      // refusal (a damaged file) leaves the data as it was.
+      boolean ioError = e.getStatus() != null && e.getStatus().getCode() == Status.Code.IOError;
+      throw ioError ? writeFailure("ingest table file", e) : failure("ingest table file", e);
     }
   }
 

@@ -1,0 +1,268 @@
+package io.p2kv;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link P2kv#load} against a TreeMap model in unsigned byte order: random puts, deletes, batches,
+ * range deletes and loads (with repeated keys and deletes) under hash and range partitioning, with
+ * the value cache on and both read paths, checked by gets (which fill the cache, so a load must
+ * drop what it replaces) after every operation, by whole-range reads, by a snapshot taken before a
+ * load, and after a reopen of a store that writes without its log (a load is durable by itself).
+ */
+class BulkLoadTest {
+  private static final byte[] ALPHABET = {0x00, 0x01, 0x3F, 0x40, 0x41, 0x7F, (byte) 0x80, (byte) 0xBF, (byte) 0xC0, (byte) 0xFE, (byte) 0xFF};
+  private static final List<byte[]> SPLITS = List.of(new byte[] {0x40}, new byte[] {(byte) 0x80}, new byte[] {(byte) 0xC0});
+
+  @TempDir Path tmp;
+
+  record Layout(String name, int shards, boolean ranged, ReadPath readPath) {
+    P2kv.Builder builder() {
+      P2kv.Builder b = P2kv.builder().readPath(readPath).cacheBytes(1 << 20).memoryBudgetBytes(64L << 20);
+      return ranged ? b.rangePartitioning(SPLITS) : b.shards(shards);
+    }
+
+    @Override
+    public String toString() {
+      return name + " reads=" + readPath;
+    }
+  }
+
+  static List<Arguments> layouts() {
+    List<Arguments> out = new ArrayList<>();
+    for (ReadPath path : ReadPath.values()) {
+      out.add(Arguments.of(new Layout("hash, 1 shard", 1, false, path)));
+      out.add(Arguments.of(new Layout("hash, 4 shards", 4, false, path)));
+      out.add(Arguments.of(new Layout("range, 4 shards", 4, true, path)));
+    }
+    return out;
+  }
+
+  private static byte[] randomKey(Random rnd) {
+    byte[] k = new byte[rnd.nextInt(4)];
+    for (int i = 0; i < k.length; i++) {
+      k[i] = ALPHABET[rnd.nextInt(ALPHABET.length)];
+    }
+    return k;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("layouts")
+  void shouldMatchTheModelWithLoadsAndAfterReopen(Layout layout) {
+    TestSeeds.run(getClass(), "shouldMatchTheModelWithLoadsAndAfterReopen: " + layout, seed -> {
+      Random rnd = new Random(seed);
+      TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
+      int loads = 0;
+      int snapshotChecks = 0;
+      try (P2kv store = layout.builder().open(tmp)) {
+        for (int op = 0; op < 1000; op++) {
+          byte[] key = randomKey(rnd);
+          int kind = rnd.nextInt(10);
+          if (kind < 3) {
+            byte[] v = Keys.randomValue(rnd, 16);
+            store.put(key, v);
+            model.put(key, v);
+          } else if (kind == 3) {
+            store.delete(key);
+            model.remove(key);
+          } else if (kind == 4) {
+            Batch batch = new Batch();
+            for (int i = 0; i < 3; i++) {
+              byte[] k = randomKey(rnd);
+              byte[] v = Keys.randomValue(rnd, 16);
+              batch.put(k, v);
+              model.put(k, v);
+            }
+            store.write(batch);
+          } else if (kind == 5 && rnd.nextInt(4) == 0) {
+            byte[] other = randomKey(rnd);
+            byte[] from = Keys.UNSIGNED.compare(key, other) <= 0 ? key : other;
+            byte[] to = from == key ? other : key;
+            model.subMap(from, true, to, false).clear();
+            store.deleteRange(from, to);
+          } else if (kind <= 7) {
+            // A load of up to 60 writes, keys repeated (the last write wins) and deletes among them.
+            Batch batch = new Batch();
+            TreeMap<byte[], byte[]> after = new TreeMap<>(model);
+            int n = rnd.nextInt(60);
+            for (int i = 0; i < n; i++) {
+              byte[] k = randomKey(rnd);
+              if (rnd.nextInt(4) == 0) {
+                batch.delete(k);
+                after.remove(k);
+              } else {
+                byte[] v = Keys.randomValue(rnd, 1 + rnd.nextInt(40));
+                batch.put(k, v);
+                after.put(k, v);
+              }
+            }
+            if (rnd.nextInt(8) == 0) {
+              try (Snapshot before = store.snapshot()) {
+                store.load(batch);
+                assertMatches(model, before.range(null, null), "a snapshot taken before a load does not see it");
+                snapshotChecks++;
+              }
+            } else {
+              store.load(batch);
+            }
+            model.clear();
+            model.putAll(after);
+            loads++;
+          } else {
+            for (int i = 0; i < 4; i++) {
+              byte[] k = randomKey(rnd);
+              assertArrayEquals(model.get(k), store.get(k), () -> "get " + HexFormat.of().formatHex(k));
+            }
+          }
+          assertArrayEquals(model.get(key), store.get(key), () -> "get " + HexFormat.of().formatHex(key));
+          if (op % 250 == 249) {
+            assertMatches(model, store, "at op " + op);
+          }
+        }
+        assertTrue(loads > 150 && snapshotChecks > 5, loads + " loads, " + snapshotChecks + " with a snapshot");
+        assertTrue(store.stats().cache().hits() > 0, "the cache served reads");
+        assertMatches(model, store, "before reopen");
+        assertStagingEmpty();
+      }
+      try (P2kv store = layout.builder().open(tmp)) {
+        assertMatches(model, store, "after reopen");
+      }
+    });
+  }
+
+  @Test
+  void shouldKeepALoadWithoutTheLogAcrossAnUnflushedReopen() throws IOException {
+    // The store writes without its log and is copied while open (as a crash would leave it): its
+    // logged-less puts may be gone, the loaded keys may not.
+    Path copy = tmp.resolve("copy");
+    try (P2kv store = P2kv.builder().shards(2).durability(Durability.NO_WAL).open(tmp.resolve("db"))) {
+      Batch batch = new Batch();
+      for (int i = 0; i < 5000; i++) {
+        batch.put(Keys.key("k" + i), Keys.key("v" + i));
+      }
+      store.load(batch);
+      copyTree(tmp.resolve("db"), copy);
+    }
+    Files.deleteIfExists(copy.resolve("LOCK"));
+    try (P2kv store = P2kv.builder().shards(2).durability(Durability.NO_WAL).open(copy)) {
+      for (int i = 0; i < 5000; i += 7) {
+        assertArrayEquals(Keys.key("v" + i), store.get(Keys.key("k" + i)), "k" + i);
+      }
+      assertEquals(5000, store.range(null, null).size());
+    }
+  }
+
+  @Test
+  void shouldRefuseNullAndClosedAndAcceptEmpty() {
+    P2kv store = P2kv.builder().shards(2).open(tmp);
+    NullPointerException npe = assertThrows(NullPointerException.class, () -> store.load(null));
+    assertTrue(npe.getMessage().contains("batch is null"), npe.getMessage());
+    store.load(new Batch());
+    assertTrue(store.range(null, null).isEmpty());
+    store.close();
+    Batch one = new Batch().put(Keys.key("a"), Keys.key("1"));
+    assertThrows(StoreClosedException.class, () -> store.load(one));
+    assertThrows(StoreClosedException.class, () -> store.load(new Batch()));
+  }
+
+  @Test
+  void shouldFailTheShardThatCannotIngestAndLeaveNoFileBehind() throws IOException {
+    FaultyEngines engines = new FaultyEngines();
+    try (P2kv store = engines.builder(4).open(tmp)) {
+      Batch batch = new Batch();
+      List<byte[]> keys = new ArrayList<>();
+      for (int i = 0; i < 400; i++) {
+        keys.add(Keys.key("key" + i));
+        batch.put(keys.get(i), Keys.key("new"));
+      }
+      engines.faults.put(1, FaultyEngines.Fault.FAIL_WRITES);
+      ShardFailedException e = assertThrows(ShardFailedException.class, () -> store.load(batch));
+      assertEquals(1, e.shard());
+      for (byte[] k : keys) {
+        if (store.shardOf(k) == 1) {
+          assertNull(store.get(k), "the failed shard's part is not in");
+        } else {
+          assertArrayEquals(Keys.key("new"), store.get(k), "other shards' parts are (a load is atomic per shard only)");
+        }
+      }
+      assertStagingEmpty();
+      engines.faults.clear();
+      store.load(batch);
+      for (byte[] k : keys) {
+        assertArrayEquals(Keys.key("new"), store.get(k), "repeating the load completes it");
+      }
+    }
+  }
+
+  @Test
+  void shouldDeleteTableFilesACrashLeftWhenItOpens() throws IOException {
+    try (P2kv store = P2kv.builder().shards(1).open(tmp)) {
+      store.put(Keys.key("a"), Keys.key("1"));
+    }
+    Path staging = tmp.resolve(".load-staging");
+    Files.createDirectories(staging);
+    Files.writeString(staging.resolve("0-1.sst"), "half a table");
+    try (P2kv store = P2kv.builder().shards(1).open(tmp)) {
+      assertFalse(Files.exists(staging.resolve("0-1.sst")), "the leftover table file is gone");
+      assertArrayEquals(Keys.key("1"), store.get(Keys.key("a")));
+      store.load(new Batch().put(Keys.key("b"), Keys.key("2")));
+      assertArrayEquals(Keys.key("2"), store.get(Keys.key("b")));
+    }
+  }
+
+  private void assertStagingEmpty() throws IOException {
+    Path staging = tmp.resolve(".load-staging");
+    if (Files.exists(staging)) {
+      try (Stream<Path> files = Files.list(staging)) {
+        assertEquals(List.of(), files.toList(), "table files left in " + staging);
+      }
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> all = Files.walk(from)) {
+      for (Path p : all.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+  }
+
+  private static void assertMatches(TreeMap<byte[], byte[]> model, P2kv store, String when) {
+    assertMatches(model, store.range(null, null), when);
+  }
+
+  private static void assertMatches(TreeMap<byte[], byte[]> model, List<KeyValue> all, String when) {
+    assertEquals(model.size(), all.size(), when + ": keys");
+    int i = 0;
+    for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+      assertArrayEquals(e.getKey(), all.get(i).key(), when + ": key " + i);
+      assertArrayEquals(e.getValue(), all.get(i).value(), when + ": value " + i);
+      i++;
+    }
+  }
+}
