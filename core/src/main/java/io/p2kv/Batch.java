@@ -14,11 +14,27 @@ import java.util.Objects;
  * completes. A batch can be written more than once and reused after {@link #clear()}.
  */
 public final class Batch {
-  private final List<Op> ops = new ArrayList<>();
+  private final List<Op> ops;
   private long payloadBytes;
 
   /** Creates an empty batch. */
-  public Batch() {}
+  public Batch() {
+    ops = new ArrayList<>();
+  }
+
+  /**
+   * Creates an empty batch with room for {@code expectedOperations} operations before it grows
+   * (a large batch built in one go, a bulk load's, then skips the copies of its growth).
+   *
+   * @param expectedOperations the operations the batch will likely hold
+   * @throws IllegalArgumentException if negative
+   */
+  public Batch(int expectedOperations) {
+    if (expectedOperations < 0) {
+      throw new IllegalArgumentException("expectedOperations is negative: " + expectedOperations);
+    }
+    ops = new ArrayList<>(expectedOperations);
+  }
 
   /**
    * Adds a put.

@@ -55,19 +55,23 @@ import org.slf4j.LoggerFactory;
  * writes. A sync hand-off to a shard worker per record would cost more than the write itself;
  * Kafka's own RocksDB store likewise keeps writes in memory (its write-ahead log is off) until it
  * flushes at commit, which is all the durability Kafka Streams asks of a store: the changelog
- * holds every write, and an uncommitted one is restored from it. Restores write one batch per
- * batch of changelog records (one single-shard write per shard), without waiting: the next batch is
- * fetched while p2kv writes the last one (one in flight; every read and write waits for it). The
- * buffer goes in key order: RocksDB inserts a batch's keys into its memtable faster in key order,
- * each insert starting where the last one ended (see {@link #inKeyOrder}); restore batches are not
- * sorted, as the sort cost the restoring threads more than it saved the worker.
+ * holds every write, and an uncommitted one is restored from it. The buffer goes in key order:
+ * RocksDB inserts a batch's keys into its memtable faster in key order, each insert starting where
+ * the last one ended (see {@link #inKeyOrder}).
  *
- * <p>Restored batches go through p2kv's write-ahead log like every other write, so a commit's
- * offsets never count a restored record a crash could lose and no commit needs to flush. Writing
- * them without the log was measured slower (docs/benchmarks/KAFKA-STREAMS.md, "Where a restore
- * spends its time"): every task's first commit after its restore then had to flush the shared
- * store, 32 flushes of every task's restored data so far, whose small files set off compactions
- * during the rest of the restore, while the log costs a sequential append.
+ * <h2>Restores</h2>
+ * Restored changelog records are packed into a {@link RestoreBuffer} and reach p2kv as a bulk load
+ * ({@link P2kv#load}: sorted table files ingested whole, without the write-ahead log or the
+ * memtable) when the task's buffer holds {@value #RESTORE_BUFFER_BYTES} bytes or the instance's
+ * buffers together half its memory budget (then on the instance's loader thread, while the
+ * restoring thread goes on), and before anything else reads or writes the store: the commit that
+ * ends a restore, a read, a write, a flush, close. Fewer than {@value #LOAD_MIN_RECORDS} records
+ * go as a write batch instead. A load is durable when it returns, so a commit's offsets never count
+ * a restored record a crash could lose, and no commit needs to flush. Through the write-ahead log
+ * and memtable, restores were measured slower: one shard worker inserted every record into one
+ * large memtable, while Kafka's 32 RocksDB stores are filled by both restoring threads
+ * (docs/benchmarks/KAFKA-STREAMS.md, "Restores as bulk loads"). Writing them without the log was
+ * slower too, since every task's first commit then had to flush the shared store.
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
  * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
@@ -95,6 +99,13 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   static final int WRITE_BUFFER_RECORDS = 1000;
   /** Bytes of keys and values a task's store holds before they go to p2kv as one batch. */
   static final long WRITE_BUFFER_BYTES = 4L << 20;
+  /**
+   * Restored records fewer than this go to p2kv as a write batch, more as a bulk load ({@link
+   * P2kv#load}), whose table file and MANIFEST update cost more than a small batch's write.
+   */
+  static final int LOAD_MIN_RECORDS = 4096;
+  /** Heap bytes a task's store holds restored records in before it loads them (see "Restores"). */
+  static final long RESTORE_BUFFER_BYTES = 16L << 20;
 
   private final String name;
   private final Position position = Position.emptyPosition();
@@ -109,10 +120,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   /** Checks each buffered write against p2kv's limits when it comes (an empty batch between uses). */
   private final Batch limitsCheck = new Batch();
   /**
-   * The last restore batch's write, still running while Kafka fetches the next batch (one in
-   * flight); everything that reads or writes p2kv waits for it first.
+   * Restored records not yet in p2kv, in changelog order (see "Restores"); guarded by {@link
+   * #bufferLock}. Everything that reads or writes p2kv writes them first.
    */
-  private volatile CompletableFuture<Void> restoring = CompletableFuture.completedFuture(null);
+  private RestoreBuffer restored = new RestoreBuffer();
+  /** The heap {@link #restored} takes, as counted in the instance's restore buffers. */
+  private long restoredBytes;
+  /** The write of the restored records last taken from {@link #restored}, or null once awaited. */
+  private CompletableFuture<Void> restoreWrite;
   private volatile boolean open;
   private SharedStore shared;
   private P2kv store;
@@ -183,20 +198,108 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   /**
-   * Sends a batch of changelog records to p2kv as one batch, after the previous batch has been
-   * written, and returns without waiting: the restoring thread fetches the next batch meanwhile.
+   * Buffers a batch of changelog records, and loads the buffer into p2kv when this store's or the
+   * instance's restore buffers are full (see "Restores").
    */
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
-    Batch batch = new Batch();
-    for (ConsumerRecord<byte[], byte[]> r : records) {
-      add(batch, keys.data(r.key()), r.value());
-    }
-    awaitRestoreWrite();
-    restoring = writeAsync(perShard(batch));
-    synchronized (position) {
+    synchronized (bufferLock) {
+      validateOpen();
       for (ConsumerRecord<byte[], byte[]> r : records) {
-        ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
+        restored.add(r.key(), r.value());
       }
+      long heap = restored.heapBytes();
+      long instanceBytes = shared.addRestoreBytes(heap - restoredBytes);
+      restoredBytes = heap;
+      synchronized (position) {
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+          ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
+        }
+      }
+      if (restoredBytes >= RESTORE_BUFFER_BYTES || instanceBytes >= shared.restoreBufferBytes()) {
+        startRestoredWrite();
+      }
+    }
+  }
+
+  /**
+   * Writes the buffered restored records to p2kv, and waits until they are there; the caller holds
+   * {@link #bufferLock}.
+   */
+  private void writeRestored() {
+    awaitRestoredWrite();
+    if (!restored.isEmpty()) {
+      // On this thread: it would wait for the loader anyway, and two restoring threads then load
+      // in parallel.
+      long bytes = restoredBytes;
+      RestoreBuffer buffer = takeRestored();
+      try {
+        writeRestored(store, keys, buffer);
+      } catch (RuntimeException e) {
+        throw new ProcessorStateException("store " + name + ": restored records failed", e);
+      } finally {
+        shared.addRestoreBytes(-bytes);
+      }
+    }
+  }
+
+  private RestoreBuffer takeRestored() {
+    RestoreBuffer buffer = restored;
+    restored = new RestoreBuffer();
+    restoredBytes = 0;
+    return buffer;
+  }
+
+  /** Writes {@code buffer}'s records: a bulk load when there are many, else a write batch per shard. */
+  private static void writeRestored(P2kv store, StoreKeys keys, RestoreBuffer buffer) {
+    Batch batch = buffer.drain(keys);
+    if (batch.size() >= LOAD_MIN_RECORDS) {
+      store.load(batch);
+    } else {
+      writeAsync(store, perShard(store, batch)).join();
+    }
+  }
+
+  /**
+   * Starts writing the buffered restored records to p2kv on the instance's loader thread, after
+   * this store's previous such write has finished, and returns: the restoring thread goes on
+   * fetching and parsing changelog records meanwhile. A bulk load when there are many, else a
+   * write batch per shard. The caller holds {@link #bufferLock}.
+   */
+  private void startRestoredWrite() {
+    awaitRestoredWrite();
+    if (restored.isEmpty()) {
+      return;
+    }
+    long bytes = restoredBytes;
+    RestoreBuffer buffer = takeRestored();
+    P2kv s = store;
+    StoreKeys k = keys;
+    SharedStore instance = shared;
+    restoreWrite = CompletableFuture.runAsync(() -> {
+      try {
+        writeRestored(s, k, buffer);
+      } finally {
+        instance.addRestoreBytes(-bytes);
+      }
+    }, instance.loader());
+  }
+
+  /**
+   * Waits until the last restored records written are in p2kv; the caller holds {@link
+   * #bufferLock}. On failure they are lost to the store, which fails: Kafka closes the task and
+   * restores it again from its committed offsets, which never count them.
+   */
+  private void awaitRestoredWrite() {
+    CompletableFuture<Void> w = restoreWrite;
+    if (w == null) {
+      return;
+    }
+    try {
+      w.join();
+    } catch (CompletionException e) {
+      throw new ProcessorStateException("store " + name + ": restored records failed", e.getCause());
+    } finally {
+      restoreWrite = null;
     }
   }
 
@@ -233,15 +336,6 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return true;
   }
 
-  /** Waits until the last restore batch is in p2kv; its failure fails the caller. */
-  private void awaitRestoreWrite() {
-    try {
-      restoring.join();
-    } catch (CompletionException e) {
-      throw new ProcessorStateException("store " + name + ": a batch of restored records failed", e.getCause());
-    }
-  }
-
   private void write(Batch batch) {
     if (!batch.isEmpty()) {
       try {
@@ -258,7 +352,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * one batch across shards would be a cross-shard atomic write, which the data need not be (see
    * {@link #writeBuffer}).
    */
-  private Batch[] perShard(Batch batch) {
+  private static Batch[] perShard(P2kv store, Batch batch) {
     if (store.shardCount() == 1) {
       return new Batch[] {batch};
     }
@@ -273,7 +367,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   /** Starts the non-empty parts' writes, one per shard; completes when all of them have. */
-  private CompletableFuture<Void> writeAsync(Batch[] parts) {
+  private static CompletableFuture<Void> writeAsync(P2kv store, Batch[] parts) {
     CompletableFuture<?>[] writes = new CompletableFuture<?>[parts.length];
     int n = 0;
     for (Batch part : parts) {
@@ -309,7 +403,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * order. On failure the buffer keeps its writes (Kafka then closes the task dirty).
    */
   private void writeBuffer(Batch extra) {
-    awaitRestoreWrite();
+    writeRestored();
     Batch batch = sortedBuffer();
     if (store.shardCount() == 1) {
       for (Batch.Op op : extra.ops()) {
@@ -323,7 +417,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       // those offsets writes again (Kafka's RocksDB store flushes its memtables whenever it likes
       // too); under exactly-once the partition is still marked open, so it is wiped.
       try {
-        writeAsync(perShard(batch)).join();
+        writeAsync(store, perShard(store, batch)).join();
       } catch (CompletionException e) {
         throw new ProcessorStateException("store " + name + ": a batch of " + batch.size() + " writes failed", e.getCause());
       }
@@ -484,9 +578,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       if (op != null) {
         return op.value();
       }
+      writeRestored();
       s = store;
     }
-    awaitRestoreWrite();
     return s.get(keys.data(key.get()));
   }
 

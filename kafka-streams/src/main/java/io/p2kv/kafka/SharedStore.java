@@ -26,6 +26,10 @@ final class SharedStore {
   private final P2kv store;
   private final P2kvStoreConfig config;
   private int users;
+  /** Writes restored records to the store off the restoring threads; started on first use. */
+  private java.util.concurrent.ExecutorService loader;
+  /** Heap bytes of restored records the instance's tasks hold before they load them. */
+  private final java.util.concurrent.atomic.AtomicLong restoreBytes = new java.util.concurrent.atomic.AtomicLong();
 
   private SharedStore(Path dir, P2kv store, P2kvStoreConfig config) {
     this.dir = dir;
@@ -56,7 +60,45 @@ final class SharedStore {
       }
       OPEN.remove(dir);
       LOG.info("closing the shared p2kv store {}", dir);
+      if (loader != null) {
+        loader.shutdown(); // every store awaited its last write before it released the store
+      }
       store.close();
+    }
+  }
+
+  /**
+   * Counts {@code delta} heap bytes of restored records into (or out of) the instance's restore
+   * buffers.
+   *
+   * @return the instance's total after it
+   */
+  long addRestoreBytes(long delta) {
+    return restoreBytes.addAndGet(delta);
+  }
+
+  /**
+   * The heap the instance's restore buffers may hold together: half the store's memory budget, the
+   * share its memtables would give the same records (restored records bypass them).
+   */
+  long restoreBufferBytes() {
+    return config.memoryBudgetBytes() / 2;
+  }
+
+  /**
+   * The instance's loader thread, which writes restored records to the store (one thread: a load
+   * sorts and encodes on it, and the restoring threads parse the next records meanwhile).
+   */
+  java.util.concurrent.Executor loader() {
+    synchronized (OPEN) {
+      if (loader == null) {
+        loader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+          Thread t = new Thread(r, "p2kv-restore-loader " + dir.getFileName());
+          t.setDaemon(true);
+          return t;
+        });
+      }
+      return loader;
     }
   }
 

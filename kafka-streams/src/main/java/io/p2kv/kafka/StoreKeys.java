@@ -58,6 +58,13 @@ final class StoreKeys {
     return concat(dataPrefix, userKey);
   }
 
+  /** The store key of the user key {@code length} bytes long at {@code offset} in {@code bytes}. */
+  byte[] data(byte[] bytes, int offset, int length) {
+    byte[] r = Arrays.copyOf(dataPrefix, dataPrefix.length + length);
+    System.arraycopy(bytes, offset, r, dataPrefix.length, length);
+    return r;
+  }
+
   /** The user key of a store key from this range. */
   byte[] userKey(byte[] storeKey) {
     return Arrays.copyOfRange(storeKey, dataPrefix.length, storeKey.length);

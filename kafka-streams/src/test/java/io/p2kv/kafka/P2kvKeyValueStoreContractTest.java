@@ -332,11 +332,14 @@ class P2kvKeyValueStoreContractTest {
   /**
    * Restores through the callback the store registers, against a model: batches of changelog
    * records (puts and deletes, keys repeating across batches); right after the last batch returns
-   * (its write may still be running) every get and a full scan see the model.
+   * (its records may still be buffered, or loading) every get and a full scan see the model. With
+   * 64-byte values the records outgrow the store's restore buffer ({@value
+   * P2kvKeyValueStore#RESTORE_BUFFER_BYTES} bytes), so a load starts in the background while later
+   * batches come, and must land before them.
    */
-  @ParameterizedTest(name = "shards={0}")
-  @ValueSource(ints = {1, 2})
-  void shouldRestoreBatchesOfChangelogRecordsInOrder(int shards) throws Exception {
+  @ParameterizedTest(name = "shards={0}, batches of {1}, values of {2} bytes, {3} keys")
+  @org.junit.jupiter.params.provider.CsvSource({"1, 1000, 8, 5000", "2, 1000, 8, 5000", "1, 20000, 64, 200000", "2, 20000, 64, 200000"})
+  void shouldRestoreBatchesOfChangelogRecordsInOrder(int shards, int batchSize, int valueBytes, int keySpace) throws Exception {
     Random r = new Random(seed());
     Properties p = props("app");
     p.put(P2kvStores.SHARDS_CONFIG, shards); // with 2, each batch is split into one write per shard
@@ -359,21 +362,22 @@ class P2kvKeyValueStoreContractTest {
     long offset = 0;
     for (int b = 0; b < 20; b++) {
       List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
-      for (int i = 0; i < 1000; i++) {
-        byte[] k = java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(5_000)).array();
-        byte[] v = r.nextInt(4) == 0 ? null : java.nio.ByteBuffer.allocate(8).putLong(offset).array();
+      for (int i = 0; i < batchSize; i++) {
+        byte[] k = java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(keySpace)).array();
+        byte[] v = r.nextInt(4) == 0 ? null : java.nio.ByteBuffer.allocate(valueBytes).putLong(offset).array();
         batch.add(new org.apache.kafka.clients.consumer.ConsumerRecord<>("app-kv-changelog", 4, offset++, k, v));
         put(model, Bytes.wrap(k), v);
       }
       restore.restoreBatch(batch);
     }
-    for (int k = 0; k < 5_000; k++) {
+    for (int k = 0; k < keySpace; k++) {
       Bytes key = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(k).array());
       assertArrayEquals(model.get(key), store.get(key), "key " + k);
     }
     assertEquals(render(model), drain(store.all()));
-    // Restored records go through p2kv's log: the commit that records their offsets need not flush
-    // (RestoreCrashTest checks that a kill keeps no offset beyond the data).
+    // Restored records are in p2kv (loaded, or written through its log) before the commit that
+    // records their offsets writes them, which need not flush (RestoreCrashTest checks that a kill
+    // keeps no offset beyond the data).
     io.p2kv.P2kv p2kv = SharedStore.find(tmp.resolve("state/app/p2kv")).store();
     long flushedBefore = flushedBytes(p2kv);
     TopicPartition changelog = new TopicPartition("app-kv-changelog", 4);
