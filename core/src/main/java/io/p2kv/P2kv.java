@@ -363,8 +363,10 @@ public final class P2kv implements AutoCloseable {
    * the write-ahead log or the memtable. For large batches of data arriving at once (an import, a
    * restore from another store): the caller's thread sorts and encodes the batch, and each shard's
    * worker only links a file in, so a load of many thousands of pairs costs the workers almost
-   * nothing and fills no memtable; for a few hundred operations {@link #write(Batch)} is cheaper
-   * (each load costs each shard a file and a MANIFEST update).
+   * nothing and fills no memtable. Below about 2,000 pairs {@link #write(Batch)} is cheaper: each
+   * load costs each shard a file and a MANIFEST update, and small files cost compactions
+   * (measured in docs/benchmarks/BULK-LOAD.md: 0.69x of a write at 1,024 pairs, 1.7x at 4,096,
+   * 3.5x at 32,768).
    *
    * <ul>
    *   <li><b>Order.</b> Of two writes of one key in the batch, the later one is kept. On each shard

@@ -101,7 +101,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   static final long WRITE_BUFFER_BYTES = 4L << 20;
   /**
    * Restored records fewer than this go to p2kv as a write batch, more as a bulk load ({@link
-   * P2kv#load}), whose table file and MANIFEST update cost more than a small batch's write.
+   * P2kv#load}), whose table file, MANIFEST update and compaction cost more than a small batch's
+   * write (docs/benchmarks/BULK-LOAD.md: a load is 1.22x a write at 2,048 pairs, 1.71x at 4,096).
    */
   static final int LOAD_MIN_RECORDS = 4096;
   /** Heap bytes a task's store holds restored records in before it loads them (see "Restores"). */
