@@ -383,7 +383,8 @@ public final class P2kv implements AutoCloseable {
    *       later compaction of the files applies the policy.
    *   <li>A load whose keys overlap recent writes still in the memtable makes RocksDB flush the
    *       memtable first; one that overlaps older data lands higher in the LSM-tree than one into
-   *       an empty key range, and is merged down by compaction.
+   *       an empty key range, and is merged down by compaction. With a value cache, each shard
+   *       drops the cached keys of its part's key range (one pass over the cache).
    * </ul>
    *
    * @param batch the batch; the store does not keep it

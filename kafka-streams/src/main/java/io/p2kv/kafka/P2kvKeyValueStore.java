@@ -430,17 +430,18 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   /** The buffered writes as a batch in key order (see {@link #inKeyOrder}). */
   private Batch sortedBuffer() {
-    return inKeyOrder(buffered.values().toArray(new Batch.Op[0]));
+    return inKeyOrder(buffered.values().toArray(new Batch.Op[0]), keys.dataStart().length);
   }
 
   /**
    * A batch of {@code ops} in unsigned key order, writes of the same key in their given order (a
    * stable sort): RocksDB inserts a batch's keys into its memtable faster in key order than in
-   * random order, as each insert starts its search where the last one ended.
+   * random order, as each insert starts its search where the last one ended. The keys share their
+   * first {@code prefix} bytes (the partition's data prefix), which the comparisons skip.
    */
-  static Batch inKeyOrder(Batch.Op[] ops) {
-    Arrays.sort(ops, (a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
-    Batch batch = new Batch();
+  static Batch inKeyOrder(Batch.Op[] ops, int prefix) {
+    Arrays.sort(ops, (a, b) -> Arrays.compareUnsigned(a.key(), prefix, a.key().length, b.key(), prefix, b.key().length));
+    Batch batch = new Batch(ops.length);
     for (Batch.Op op : ops) {
       add(batch, op);
     }

@@ -400,12 +400,27 @@ class P2kvKeyValueStoreContractTest {
       new Batch.Op(new byte[] {0x01, 0x00}, new byte[] {3}),
       new Batch.Op(new byte[] {0x01}, new byte[] {4}),
     };
+    // The same keys behind a shared two-byte prefix, which the comparisons skip (below).
+    Batch.Op[] prefixed = new Batch.Op[ops.length];
+    for (int i = 0; i < ops.length; i++) {
+      byte[] k = new byte[ops[i].key().length + 2];
+      k[0] = 7;
+      k[1] = (byte) 0xF0;
+      System.arraycopy(ops[i].key(), 0, k, 2, ops[i].key().length);
+      prefixed[i] = new Batch.Op(k, ops[i].value());
+    }
     List<String> written = new ArrayList<>();
-    for (Batch.Op op : P2kvKeyValueStore.inKeyOrder(ops).ops()) {
+    for (Batch.Op op : P2kvKeyValueStore.inKeyOrder(ops, 0).ops()) {
       written.add(Arrays.toString(op.key()) + "=" + Arrays.toString(op.value()));
     }
     // unsigned order (0x80 after 0x01), and a key's writes in the order they came (stable)
     assertEquals(List.of("[1]=[2]", "[1]=[4]", "[1, 0]=[3]", "[-128]=[1]", "[-128]=null"), written);
+    // Behind the prefix: the same order.
+    List<String> writtenPrefixed = new ArrayList<>();
+    for (Batch.Op op : P2kvKeyValueStore.inKeyOrder(prefixed, 2).ops()) {
+      writtenPrefixed.add(Arrays.toString(Arrays.copyOfRange(op.key(), 2, op.key().length)) + "=" + Arrays.toString(op.value()));
+    }
+    assertEquals(written, writtenPrefixed);
   }
 
   private static long flushedBytes(io.p2kv.P2kv p2kv) {
