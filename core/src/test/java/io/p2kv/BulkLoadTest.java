@@ -13,14 +13,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -31,44 +29,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * load, and after a reopen of a store that writes without its log (a load is durable by itself).
  */
 class BulkLoadTest {
-  private static final byte[] ALPHABET = {0x00, 0x01, 0x3F, 0x40, 0x41, 0x7F, (byte) 0x80, (byte) 0xBF, (byte) 0xC0, (byte) 0xFE, (byte) 0xFF};
-  private static final List<byte[]> SPLITS = List.of(new byte[] {0x40}, new byte[] {(byte) 0x80}, new byte[] {(byte) 0xC0});
-
   @TempDir Path tmp;
 
-  record Layout(String name, int shards, boolean ranged, ReadPath readPath) {
-    P2kv.Builder builder() {
-      P2kv.Builder b = P2kv.builder().readPath(readPath).cacheBytes(1 << 20).memoryBudgetBytes(64L << 20);
-      return ranged ? b.rangePartitioning(SPLITS) : b.shards(shards);
-    }
-
-    @Override
-    public String toString() {
-      return name + " reads=" + readPath;
-    }
-  }
-
-  static List<Arguments> layouts() {
-    List<Arguments> out = new ArrayList<>();
-    for (ReadPath path : ReadPath.values()) {
-      out.add(Arguments.of(new Layout("hash, 1 shard", 1, false, path)));
-      out.add(Arguments.of(new Layout("hash, 4 shards", 4, false, path)));
-      out.add(Arguments.of(new Layout("range, 4 shards", 4, true, path)));
-    }
-    return out;
-  }
-
-  private static byte[] randomKey(Random rnd) {
-    byte[] k = new byte[rnd.nextInt(4)];
-    for (int i = 0; i < k.length; i++) {
-      k[i] = ALPHABET[rnd.nextInt(ALPHABET.length)];
-    }
-    return k;
-  }
-
   @ParameterizedTest(name = "{0}")
-  @MethodSource("layouts")
-  void shouldMatchTheModelWithLoadsAndAfterReopen(Layout layout) {
+  @MethodSource("io.p2kv.ModelLayouts#layouts")
+  void shouldMatchTheModelWithLoadsAndAfterReopen(ModelLayouts.Layout layout) {
     TestSeeds.run(getClass(), "shouldMatchTheModelWithLoadsAndAfterReopen: " + layout, seed -> {
       Random rnd = new Random(seed);
       TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
@@ -76,7 +41,7 @@ class BulkLoadTest {
       int snapshotChecks = 0;
       try (P2kv store = layout.builder().open(tmp)) {
         for (int op = 0; op < 1000; op++) {
-          byte[] key = randomKey(rnd);
+          byte[] key = ModelLayouts.randomKey(rnd);
           int kind = rnd.nextInt(10);
           if (kind < 3) {
             byte[] v = Keys.randomValue(rnd, 16);
@@ -88,14 +53,14 @@ class BulkLoadTest {
           } else if (kind == 4) {
             Batch batch = new Batch();
             for (int i = 0; i < 3; i++) {
-              byte[] k = randomKey(rnd);
+              byte[] k = ModelLayouts.randomKey(rnd);
               byte[] v = Keys.randomValue(rnd, 16);
               batch.put(k, v);
               model.put(k, v);
             }
             store.write(batch);
           } else if (kind == 5 && rnd.nextInt(4) == 0) {
-            byte[] other = randomKey(rnd);
+            byte[] other = ModelLayouts.randomKey(rnd);
             byte[] from = Keys.UNSIGNED.compare(key, other) <= 0 ? key : other;
             byte[] to = from == key ? other : key;
             model.subMap(from, true, to, false).clear();
@@ -106,7 +71,7 @@ class BulkLoadTest {
             TreeMap<byte[], byte[]> after = new TreeMap<>(model);
             int n = rnd.nextInt(60);
             for (int i = 0; i < n; i++) {
-              byte[] k = randomKey(rnd);
+              byte[] k = ModelLayouts.randomKey(rnd);
               if (rnd.nextInt(4) == 0) {
                 batch.delete(k);
                 after.remove(k);
@@ -119,7 +84,7 @@ class BulkLoadTest {
             if (rnd.nextInt(8) == 0) {
               try (Snapshot before = store.snapshot()) {
                 store.load(batch);
-                assertMatches(model, before.range(null, null), "a snapshot taken before a load does not see it");
+                ModelLayouts.assertMatches(model, before.range(null, null), "a snapshot taken before a load does not see it");
                 snapshotChecks++;
               }
             } else {
@@ -130,7 +95,7 @@ class BulkLoadTest {
             loads++;
           } else {
             for (int i = 0; i < 4; i++) {
-              byte[] k = randomKey(rnd);
+              byte[] k = ModelLayouts.randomKey(rnd);
               assertArrayEquals(model.get(k), store.get(k), () -> "get " + HexFormat.of().formatHex(k));
             }
           }
@@ -253,16 +218,6 @@ class BulkLoadTest {
   }
 
   private static void assertMatches(TreeMap<byte[], byte[]> model, P2kv store, String when) {
-    assertMatches(model, store.range(null, null), when);
-  }
-
-  private static void assertMatches(TreeMap<byte[], byte[]> model, List<KeyValue> all, String when) {
-    assertEquals(model.size(), all.size(), when + ": keys");
-    int i = 0;
-    for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
-      assertArrayEquals(e.getKey(), all.get(i).key(), when + ": key " + i);
-      assertArrayEquals(e.getValue(), all.get(i).value(), when + ": value " + i);
-      i++;
-    }
+    ModelLayouts.assertMatches(model, store.range(null, null), when);
   }
 }

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -19,7 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -30,47 +27,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * protocol against readers filling it.
  */
 class RangeDeleteTest {
-  /** Bytes keys are made of: around the split keys of the range-partitioned stores, and the ends. */
-  private static final byte[] ALPHABET = {0x00, 0x01, 0x3F, 0x40, 0x41, 0x7F, (byte) 0x80, (byte) 0xBF, (byte) 0xC0, (byte) 0xFE, (byte) 0xFF};
-
-  private static final List<byte[]> SPLITS = List.of(new byte[] {0x40}, new byte[] {(byte) 0x80}, new byte[] {(byte) 0xC0});
-
   @TempDir Path tmp;
 
-  /** A store layout for the model test. */
-  record Layout(String name, int shards, boolean ranged, ReadPath readPath) {
-    P2kv.Builder builder() {
-      P2kv.Builder b = P2kv.builder().readPath(readPath).cacheBytes(1 << 20).memoryBudgetBytes(64L << 20);
-      return ranged ? b.rangePartitioning(SPLITS) : b.shards(shards);
-    }
-
-    @Override
-    public String toString() {
-      return name + " reads=" + readPath;
-    }
-  }
-
-  static List<Arguments> layouts() {
-    List<Arguments> out = new ArrayList<>();
-    for (ReadPath path : ReadPath.values()) {
-      out.add(Arguments.of(new Layout("hash, 1 shard", 1, false, path)));
-      out.add(Arguments.of(new Layout("hash, 4 shards", 4, false, path)));
-      out.add(Arguments.of(new Layout("range, 4 shards", 4, true, path)));
-    }
-    return out;
-  }
-
-  private static byte[] randomKey(Random rnd) {
-    byte[] k = new byte[rnd.nextInt(4)];
-    for (int i = 0; i < k.length; i++) {
-      k[i] = ALPHABET[rnd.nextInt(ALPHABET.length)];
-    }
-    return k;
-  }
-
   @ParameterizedTest(name = "{0}")
-  @MethodSource("layouts")
-  void shouldMatchTheModelWithRangeDeletesAndAfterReopen(Layout layout) {
+  @MethodSource("io.p2kv.ModelLayouts#layouts")
+  void shouldMatchTheModelWithRangeDeletesAndAfterReopen(ModelLayouts.Layout layout) {
     TestSeeds.run(getClass(), "shouldMatchTheModelWithRangeDeletesAndAfterReopen: " + layout, seed -> {
       Random rnd = new Random(seed);
       TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
@@ -78,7 +39,7 @@ class RangeDeleteTest {
       int deletedByRange = 0;
       try (P2kv store = layout.builder().open(tmp)) {
         for (int op = 0; op < 3000; op++) {
-          byte[] key = randomKey(rnd);
+          byte[] key = ModelLayouts.randomKey(rnd);
           int kind = rnd.nextInt(10);
           if (kind < 4) {
             byte[] v = Keys.randomValue(rnd, 16);
@@ -90,14 +51,14 @@ class RangeDeleteTest {
           } else if (kind == 5) {
             Batch batch = new Batch();
             for (int i = 0; i < 3; i++) {
-              byte[] k = randomKey(rnd);
+              byte[] k = ModelLayouts.randomKey(rnd);
               byte[] v = Keys.randomValue(rnd, 16);
               batch.put(k, v);
               model.put(k, v);
             }
             store.write(batch);
           } else if (kind == 6) {
-            byte[] other = randomKey(rnd);
+            byte[] other = ModelLayouts.randomKey(rnd);
             byte[] from = Keys.UNSIGNED.compare(key, other) <= 0 ? key : other;
             byte[] to = from == key ? other : key;
             Map<byte[], byte[]> range = model.subMap(from, true, to, false);
@@ -112,7 +73,7 @@ class RangeDeleteTest {
           } else {
             // Reads fill the value cache, so a later range delete has cached keys to drop.
             for (int i = 0; i < 4; i++) {
-              byte[] k = randomKey(rnd);
+              byte[] k = ModelLayouts.randomKey(rnd);
               assertArrayEquals(model.get(k), store.get(k), () -> "get " + HexFormat.of().formatHex(k));
             }
           }
@@ -135,14 +96,7 @@ class RangeDeleteTest {
   }
 
   private static void assertMatches(TreeMap<byte[], byte[]> model, P2kv store, String when) {
-    List<KeyValue> all = store.range(null, null);
-    assertEquals(model.size(), all.size(), when + ": keys");
-    int i = 0;
-    for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
-      assertArrayEquals(e.getKey(), all.get(i).key(), when + ": key " + i);
-      assertArrayEquals(e.getValue(), all.get(i).value(), when + ": value " + i);
-      i++;
-    }
+    ModelLayouts.assertMatches(model, store.range(null, null), when);
     try (KvIterator it = store.iterator(null, null)) {
       int n = 0;
       while (it.hasNext()) {

@@ -234,7 +234,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       long bytes = restoredBytes;
       RestoreBuffer buffer = takeRestored();
       try {
-        writeRestored(store, keys, buffer);
+        writeRecords(store, keys, buffer);
       } catch (RuntimeException e) {
         throw new ProcessorStateException("store " + name + ": restored records failed", e);
       } finally {
@@ -251,7 +251,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   /** Writes {@code buffer}'s records: a bulk load when there are many, else a write batch per shard. */
-  private static void writeRestored(P2kv store, StoreKeys keys, RestoreBuffer buffer) {
+  private static void writeRecords(P2kv store, StoreKeys keys, RestoreBuffer buffer) {
     Batch batch = buffer.drain(keys);
     if (batch.size() >= LOAD_MIN_RECORDS) {
       store.load(batch);
@@ -278,7 +278,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     SharedStore instance = shared;
     restoreWrite = CompletableFuture.runAsync(() -> {
       try {
-        writeRestored(s, k, buffer);
+        writeRecords(s, k, buffer);
       } finally {
         instance.addRestoreBytes(-bytes);
       }
