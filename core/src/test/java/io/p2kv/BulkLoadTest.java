@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * range deletes and loads (with repeated keys and deletes) under hash and range partitioning, with
  * the value cache on and both read paths, checked by gets (which fill the cache, so a load must
  * drop what it replaces) after every operation, by whole-range reads, by a snapshot taken before a
- * load, and after a reopen of a store that writes without its log (a load is durable by itself).
+ * load, and after a reopen; and a load kept by a copy of a store that writes without its log (a
+ * load is durable by itself), failures, leftovers and bad input.
  */
 class BulkLoadTest {
   @TempDir Path tmp;
@@ -43,22 +44,9 @@ class BulkLoadTest {
         for (int op = 0; op < 1000; op++) {
           byte[] key = ModelLayouts.randomKey(rnd);
           int kind = rnd.nextInt(10);
-          if (kind < 3) {
-            byte[] v = Keys.randomValue(rnd, 16);
-            store.put(key, v);
-            model.put(key, v);
-          } else if (kind == 3) {
-            store.delete(key);
-            model.remove(key);
-          } else if (kind == 4) {
-            Batch batch = new Batch();
-            for (int i = 0; i < 3; i++) {
-              byte[] k = ModelLayouts.randomKey(rnd);
-              byte[] v = Keys.randomValue(rnd, 16);
-              batch.put(k, v);
-              model.put(k, v);
-            }
-            store.write(batch);
+          if (kind <= 4) {
+            ModelLayouts.Write w = kind < 3 ? ModelLayouts.Write.PUT : kind == 3 ? ModelLayouts.Write.DELETE : ModelLayouts.Write.BATCH;
+            ModelLayouts.apply(w, key, rnd, store, model);
           } else if (kind == 5 && rnd.nextInt(4) == 0) {
             byte[] other = ModelLayouts.randomKey(rnd);
             byte[] from = Keys.UNSIGNED.compare(key, other) <= 0 ? key : other;

@@ -57,6 +57,41 @@ final class ModelLayouts {
     return k;
   }
 
+  /** The plain writes the model tests mix with the operation they test. */
+  enum Write {
+    /** A put of the key with a random 16-byte value. */
+    PUT,
+    /** A delete of the key. */
+    DELETE,
+    /** An atomic batch of puts of 3 random keys (the key is not used). */
+    BATCH
+  }
+
+  /** Applies {@code write} of {@code key} to the store and the model. */
+  static void apply(Write write, byte[] key, Random rnd, P2kv store, TreeMap<byte[], byte[]> model) {
+    switch (write) {
+      case PUT -> {
+        byte[] v = Keys.randomValue(rnd, 16);
+        store.put(key, v);
+        model.put(key, v);
+      }
+      case DELETE -> {
+        store.delete(key);
+        model.remove(key);
+      }
+      case BATCH -> {
+        Batch batch = new Batch();
+        for (int i = 0; i < 3; i++) {
+          byte[] k = randomKey(rnd);
+          byte[] v = Keys.randomValue(rnd, 16);
+          batch.put(k, v);
+          model.put(k, v);
+        }
+        store.write(batch);
+      }
+    }
+  }
+
   /** Checks a read of every pair, in key order, against the model. */
   static void assertMatches(TreeMap<byte[], byte[]> model, List<KeyValue> all, String when) {
     assertEquals(model.size(), all.size(), when + ": keys");

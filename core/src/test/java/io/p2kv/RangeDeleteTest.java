@@ -41,22 +41,9 @@ class RangeDeleteTest {
         for (int op = 0; op < 3000; op++) {
           byte[] key = ModelLayouts.randomKey(rnd);
           int kind = rnd.nextInt(10);
-          if (kind < 4) {
-            byte[] v = Keys.randomValue(rnd, 16);
-            store.put(key, v);
-            model.put(key, v);
-          } else if (kind == 4) {
-            store.delete(key);
-            model.remove(key);
-          } else if (kind == 5) {
-            Batch batch = new Batch();
-            for (int i = 0; i < 3; i++) {
-              byte[] k = ModelLayouts.randomKey(rnd);
-              byte[] v = Keys.randomValue(rnd, 16);
-              batch.put(k, v);
-              model.put(k, v);
-            }
-            store.write(batch);
+          if (kind <= 5) {
+            ModelLayouts.Write w = kind < 4 ? ModelLayouts.Write.PUT : kind == 4 ? ModelLayouts.Write.DELETE : ModelLayouts.Write.BATCH;
+            ModelLayouts.apply(w, key, rnd, store, model);
           } else if (kind == 6) {
             byte[] other = ModelLayouts.randomKey(rnd);
             byte[] from = Keys.UNSIGNED.compare(key, other) <= 0 ? key : other;
