@@ -53,6 +53,7 @@ final class BulkLoads {
     List<Shard> targets = new ArrayList<>();
     List<Request.LoadPart> requests = new ArrayList<>();
     List<Path> files = new ArrayList<>();
+    createStaging();
     try {
       for (int i = 0; i < parts.size(); i++) {
         List<Batch.Op> ops = parts.get(i);
@@ -61,7 +62,6 @@ final class BulkLoads {
         }
         Shard shard = shards.get(i);
         Path file = staging.resolve(i + "-" + fileIds.incrementAndGet() + ".sst");
-        createStaging();
         files.add(file);
         shard.direct((engine, o) -> {
           engine.writeTable(file, o);
@@ -97,13 +97,13 @@ final class BulkLoads {
     Batch.Op[] sorted = inKeyOrder(ops.toArray(new Batch.Op[0]));
     List<List<Batch.Op>> parts = new ArrayList<>(shards.count());
     for (int i = 0; i < shards.count(); i++) {
-      parts.add(new ArrayList<>(shards.count() == 1 ? sorted.length : sorted.length / shards.count() + 16));
+      parts.add(new ArrayList<>(sorted.length / shards.count() + 16));
     }
     for (int i = 0; i < sorted.length; i++) {
       if (i + 1 < sorted.length && Arrays.equals(sorted[i].key(), sorted[i + 1].key())) {
         continue; // a later write of the same key follows
       }
-      parts.get(shards.count() == 1 ? 0 : shards.indexOf(sorted[i].key())).add(sorted[i]);
+      parts.get(shards.indexOf(sorted[i].key())).add(sorted[i]); // no hash with one shard
     }
     return parts;
   }

@@ -50,10 +50,6 @@ final class RestoreBuffer {
     }
   }
 
-  int records() {
-    return records;
-  }
-
   boolean isEmpty() {
     return records == 0;
   }

@@ -55,7 +55,7 @@ final class StoreKeys {
 
   /** The store key of a user key. */
   byte[] data(byte[] userKey) {
-    return concat(dataPrefix, userKey);
+    return data(userKey, 0, userKey.length);
   }
 
   /** The store key of the user key {@code length} bytes long at {@code offset} in {@code bytes}. */
@@ -83,13 +83,14 @@ final class StoreKeys {
   /** The store key just after the user key {@code inclusiveUserKey}: the exclusive bound of a range ending at it. */
   byte[] dataAfter(byte[] inclusiveUserKey) {
     // the key followed by 0x00 is its immediate successor
-    return Arrays.copyOf(concat(dataPrefix, inclusiveUserKey), dataPrefix.length + inclusiveUserKey.length + 1);
+    byte[] key = data(inclusiveUserKey);
+    return Arrays.copyOf(key, key.length + 1);
   }
 
   /** The exclusive end of the user keys starting with {@code userPrefix}, as a store key. */
   byte[] dataPrefixEnd(byte[] userPrefix) {
     byte[] end = successorOfPrefix(userPrefix);
-    return end == null ? dataEnd : concat(dataPrefix, end);
+    return end == null ? dataEnd : data(end);
   }
 
   /** The key that holds the committed offset of a changelog partition of this (store, partition). */
@@ -133,11 +134,5 @@ final class StoreKeys {
       }
     }
     return null;
-  }
-
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] r = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, r, a.length, b.length);
-    return r;
   }
 }
