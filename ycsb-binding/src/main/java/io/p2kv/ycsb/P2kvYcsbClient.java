@@ -156,6 +156,13 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
 
     @Override
     public void close() {
+      io.p2kv.CacheStats cache = p2kv.stats().cache();
+      if (cache.capacityBytes() > 0) {
+        // One line in the phase's output: how much of the phase the value cache served.
+        org.slf4j.LoggerFactory.getLogger(P2kvYcsbClient.class).info(String.format(Locale.ROOT,
+            "p2kv value cache: hit ratio %.3f (%d hits, %d misses), %d entries, %d MiB",
+            cache.hitRatio(), cache.hits(), cache.misses(), cache.entries(), cache.bytes() >> 20));
+      }
       p2kv.close();
     }
   }
