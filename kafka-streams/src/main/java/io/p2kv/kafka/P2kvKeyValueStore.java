@@ -60,13 +60,14 @@ import org.slf4j.LoggerFactory;
  * the last one ended (see {@link #inKeyOrder}).
  *
  * <h2>Restores</h2>
- * Restored changelog records are packed into a {@link RestoreBuffer} and reach p2kv as a bulk load
- * ({@link P2kv#load}: sorted table files ingested whole, without the write-ahead log or the
- * memtable) when the task's buffer holds {@value #RESTORE_BUFFER_BYTES} bytes or the instance's
- * buffers together half its memory budget (then on the instance's loader thread, while the
- * restoring thread goes on), and before anything else reads or writes the store: the commit that
- * ends a restore, a read, a write, a flush, close. Fewer than {@value #LOAD_MIN_RECORDS} records
- * go as a write batch instead. A load is durable when it returns, so a commit's offsets never count
+ * Restored changelog records wait in a {@link RestoreBuffer} (a file in the task's state
+ * directory, not the heap) and reach p2kv as a bulk load ({@link P2kv#load}: sorted table files
+ * ingested whole, without the write-ahead log or the memtable) when the task's buffer holds {@value
+ * #RESTORE_BUFFER_BYTES} bytes or the instance's buffers together half its memory budget (then on
+ * the instance's loader thread, while the restoring thread goes on), and before anything else
+ * reads or writes the store: the commit that ends a restore, a read, a write, a flush, close.
+ * Fewer than {@value #LOAD_MIN_RECORDS} records go as a write batch instead. A load is durable
+ * when it returns, so a commit's offsets never count
  * a restored record a crash could lose, and no commit needs to flush. Through the write-ahead log
  * and memtable, restores were measured slower: one shard worker inserted every record into one
  * large memtable, while Kafka's 32 RocksDB stores are filled by both restoring threads
@@ -105,8 +106,13 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * write (docs/benchmarks/BULK-LOAD.md: a load is 1.22x a write at 2,048 pairs, 1.71x at 4,096).
    */
   static final int LOAD_MIN_RECORDS = 4096;
-  /** Heap bytes a task's store holds restored records in before it loads them (see "Restores"). */
+  /**
+   * Bytes of restored records a task's store holds before it loads them (see "Restores"); a load
+   * builds its batch of them on the heap.
+   */
   static final long RESTORE_BUFFER_BYTES = 16L << 20;
+  /** First part of the names of the files restored records wait in (see {@link RestoreBuffer}). */
+  static final String RESTORE_FILE_PREFIX = "p2kv-";
 
   private final String name;
   private final Position position = Position.emptyPosition();
@@ -122,10 +128,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private final Batch limitsCheck = new Batch();
   /**
    * Restored records not yet in p2kv, in changelog order (see "Restores"); guarded by {@link
-   * #bufferLock}. Everything that reads or writes p2kv writes them first.
+   * #bufferLock}. Everything that reads or writes p2kv writes them first. Null until {@link #init}.
    */
-  private RestoreBuffer restored = new RestoreBuffer();
-  /** The heap {@link #restored} takes, as counted in the instance's restore buffers. */
+  private RestoreBuffer restored;
+  /** The task's state directory, where restored records wait in files ({@link RestoreBuffer}). */
+  private Path taskDir;
+  /** Restore files this store has started, for their names. */
+  private int restoreFiles;
+  /** The bytes of {@link #restored}, as counted in the instance's restore buffers. */
   private long restoredBytes;
   /** The write of the restored records last taken from {@link #restored}, or null once awaited. */
   private CompletableFuture<Void> restoreWrite;
@@ -169,6 +179,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
           Files.writeString(marker, "p2kv data of store " + name + " lives in " + sharedDir + "\n");
         }
       }
+      deleteRestoreFiles(taskDir.toPath());
+      this.taskDir = taskDir.toPath();
+      restored = newRestoreBuffer();
       if (eos && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
         throw new TaskCorruptedException(Set.of(stateStoreContext.taskId()), new ProcessorStateException(
             "store " + name + " was not closed (the process died); under exactly-once it may hold uncommitted writes"));
@@ -205,12 +218,16 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
     synchronized (bufferLock) {
       validateOpen();
-      for (ConsumerRecord<byte[], byte[]> r : records) {
-        restored.add(r.key(), r.value());
+      try {
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+          restored.add(r.key(), r.value());
+        }
+      } catch (java.io.UncheckedIOException e) {
+        throw new ProcessorStateException("store " + name + ": cannot buffer restored records", e.getCause());
       }
-      long heap = restored.heapBytes();
-      long instanceBytes = shared.addRestoreBytes(heap - restoredBytes);
-      restoredBytes = heap;
+      long bytes = restored.bytes();
+      long instanceBytes = shared.addRestoreBytes(bytes - restoredBytes);
+      restoredBytes = bytes;
       synchronized (position) {
         for (ConsumerRecord<byte[], byte[]> r : records) {
           ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(r, consistency, position);
@@ -245,9 +262,24 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   private RestoreBuffer takeRestored() {
     RestoreBuffer buffer = restored;
-    restored = new RestoreBuffer();
+    restored = newRestoreBuffer();
     restoredBytes = 0;
     return buffer;
+  }
+
+  /** A restore buffer whose records wait in a new file of the task's state directory. */
+  private RestoreBuffer newRestoreBuffer() {
+    return new RestoreBuffer(taskDir.resolve(RESTORE_FILE_PREFIX + name + ".restore-" + restoreFiles++));
+  }
+
+  /** Deletes this store's restore files a process that died left in {@code dir}. */
+  private void deleteRestoreFiles(Path dir) throws IOException {
+    String prefix = RESTORE_FILE_PREFIX + name + ".restore-";
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(f -> f.getFileName().toString().startsWith(prefix)).toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
   }
 
   /** Writes {@code buffer}'s records: a bulk load when there are many, else a write batch per shard. */
@@ -679,6 +711,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         writeBuffer(new Batch());
         store.put(keys.status(), CLOSED);
       } finally {
+        restored.discard(); // empty unless the write failed: those records are restored again
         open = false;
         shared.release();
         shared = null;

@@ -78,8 +78,9 @@ final class SharedStore {
   }
 
   /**
-   * The heap the instance's restore buffers may hold together: half the store's memory budget, the
-   * share its memtables would give the same records (restored records bypass them).
+   * The bytes of restored records the instance's restore buffers may hold together before the
+   * next store that adds to them loads its own: half the store's memory budget, the share its
+   * memtables would give the same records (restored records bypass them).
    */
   long restoreBufferBytes() {
     return config.memoryBudgetBytes() / 2;

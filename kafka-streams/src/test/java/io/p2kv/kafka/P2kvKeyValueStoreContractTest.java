@@ -2,6 +2,7 @@ package io.p2kv.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -355,8 +356,12 @@ class P2kvKeyValueStoreContractTest {
               }
               return method.invoke(real, args);
             });
+    java.nio.file.Path taskDir = real.stateDir().toPath();
+    Files.createDirectories(taskDir);
+    Files.write(taskDir.resolve("p2kv-kv.restore-7"), new byte[] {0, 0, 0, 9}); // a dead process's
     P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
     store.init(capturing, store);
+    assertEquals(List.of(), restoreFiles(taskDir), "init deletes the restore files a dead process left");
     var restore = (org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback) callback.get(0);
     NavigableMap<Bytes, byte[]> model = new TreeMap<>();
     long offset = 0;
@@ -370,11 +375,13 @@ class P2kvKeyValueStoreContractTest {
       }
       restore.restoreBatch(batch);
     }
+    assertFalse(restoreFiles(taskDir).isEmpty(), "the records not loaded yet wait in a file, not on the heap");
     for (int k = 0; k < keySpace; k++) {
       Bytes key = Bytes.wrap(java.nio.ByteBuffer.allocate(4).putInt(k).array());
       assertArrayEquals(model.get(key), store.get(key), "key " + k);
     }
     assertEquals(render(model), drain(store.all()));
+    assertEquals(List.of(), restoreFiles(taskDir), "a load deletes its file");
     // Restored records are in p2kv (loaded, or written through its log) before the commit that
     // records their offsets writes them, which need not flush (RestoreCrashTest checks that a kill
     // keeps no offset beyond the data).
@@ -388,6 +395,13 @@ class P2kvKeyValueStoreContractTest {
     store.commit(Map.of(changelog, offset + 1));
     assertEquals(flushedBefore, flushedBytes(p2kv), "a commit after processing does not flush");
     store.close();
+  }
+
+  /** The files restored records of store "kv" wait in. */
+  private static List<String> restoreFiles(java.nio.file.Path taskDir) throws java.io.IOException {
+    try (java.util.stream.Stream<java.nio.file.Path> files = Files.list(taskDir)) {
+      return files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("p2kv-kv.restore-")).sorted().toList();
+    }
   }
 
   /** The buffer goes to p2kv in key order, each key's last write, whatever order the writes came in. */
