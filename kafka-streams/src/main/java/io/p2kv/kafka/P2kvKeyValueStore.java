@@ -195,7 +195,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       }
     } catch (IOException e) {
       s.release();
-      throw new ProcessorStateException("store " + name + ": cannot write its marker in " + taskDir, e);
+      throw new ProcessorStateException("store " + name + ": cannot write its marker or delete its old restore files in " + taskDir, e);
     } catch (TaskCorruptedException e) {
       s.release();
       throw e;
