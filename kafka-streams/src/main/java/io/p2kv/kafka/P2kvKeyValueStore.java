@@ -67,12 +67,12 @@ import org.slf4j.LoggerFactory;
  * the instance's loader thread, while the restoring thread goes on), and before anything else
  * reads or writes the store: the commit that ends a restore, a read, a write, a flush, close.
  * Fewer than {@value #LOAD_MIN_RECORDS} records go as a write batch instead. A load is durable
- * when it returns, so a commit's offsets never count
- * a restored record a crash could lose, and no commit needs to flush. Through the write-ahead log
- * and memtable, restores were measured slower: one shard worker inserted every record into one
- * large memtable, while Kafka's 32 RocksDB stores are filled by both restoring threads
- * (docs/benchmarks/KAFKA-STREAMS.md, "Restores as bulk loads"). Writing them without the log was
- * slower too, since every task's first commit then had to flush the shared store.
+ * when it returns, so a commit's offsets never count a restored record a crash could lose, and no
+ * commit needs to flush. Through the write-ahead log and memtable, restores were measured slower:
+ * one shard worker inserted every record into one large memtable, while Kafka's 32 RocksDB stores
+ * are filled by both restoring threads (docs/benchmarks/KAFKA-STREAMS.md, "Restores as bulk
+ * loads"). Writing them without the log was slower too, since every task's first commit then had
+ * to flush the shared store.
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
  * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
@@ -179,8 +179,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
           Files.writeString(marker, "p2kv data of store " + name + " lives in " + sharedDir + "\n");
         }
       }
-      deleteRestoreFiles(taskDir.toPath());
       this.taskDir = taskDir.toPath();
+      deleteRestoreFiles();
       restored = newRestoreBuffer();
       if (eos && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
         throw new TaskCorruptedException(Set.of(stateStoreContext.taskId()), new ProcessorStateException(
@@ -267,15 +267,20 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return buffer;
   }
 
-  /** A restore buffer whose records wait in a new file of the task's state directory. */
-  private RestoreBuffer newRestoreBuffer() {
-    return new RestoreBuffer(taskDir.resolve(RESTORE_FILE_PREFIX + name + ".restore-" + restoreFiles++));
+  /** How the names of this store's restore files begin; a number ends each. */
+  private String restoreFilePrefix() {
+    return RESTORE_FILE_PREFIX + name + ".restore-";
   }
 
-  /** Deletes this store's restore files a process that died left in {@code dir}. */
-  private void deleteRestoreFiles(Path dir) throws IOException {
-    String prefix = RESTORE_FILE_PREFIX + name + ".restore-";
-    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+  /** A restore buffer whose records wait in a new file of the task's state directory. */
+  private RestoreBuffer newRestoreBuffer() {
+    return new RestoreBuffer(taskDir.resolve(restoreFilePrefix() + restoreFiles++));
+  }
+
+  /** Deletes the restore files of this store that a process that died left in the task's directory. */
+  private void deleteRestoreFiles() throws IOException {
+    String prefix = restoreFilePrefix();
+    try (java.util.stream.Stream<Path> files = Files.list(taskDir)) {
       for (Path f : files.filter(f -> f.getFileName().toString().startsWith(prefix)).toList()) {
         Files.deleteIfExists(f);
       }
