@@ -206,12 +206,42 @@ public final class RocksDbEngineFactory implements EngineFactory {
         Math.max(MIN_WRITE_BUFFER_BYTES, Math.min(MAX_WRITE_BUFFER_BYTES, memtableBudget / (2L * shards)));
     this.blobCacheBytes = blobCacheBytes(memoryBudgetBytes, separation.blobFiles(), blobShare);
     this.cacheCapacity = memoryBudgetBytes - blobCacheBytes;
-    this.cache = new LRUCache(cacheCapacity);
+    this.cache = new LRUCache(cacheCapacity, cacheShardBits(cacheCapacity));
     this.blobCacheCarrier = blobCacheBytes > 0 ? blobCacheCarrier(blobCacheBytes) : null;
     this.writeBufferManager = new WriteBufferManager(memtableBudget, cache);
     this.statistics = new Statistics();
     this.statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     this.bloomFilter = new BloomFilter(10);
+  }
+
+  /** The smallest shard of the block cache that {@link #cacheShardBits} chooses. */
+  static final long MIN_CACHE_SHARD_BYTES = 16L << 20;
+
+  /**
+   * How many bits of a block's hash pick its shard of the LRU block cache: as many as leave each
+   * shard at least {@link #MIN_CACHE_SHARD_BYTES}, at most 6 (64 shards); all of a smaller cache
+   * is one shard. RocksDB's own choice (shards of at least 512 KiB, so 64 of them from 32 MiB up)
+   * left shards of 0.75-6 MiB within p2kv's budgets, and a block larger than its shard is read
+   * from the file by every get that needs it and dropped again. Index and filter blocks are such
+   * blocks: they live in the cache (counted in the budget) and grow with a file's key count (10
+   * bits of filter per key): a 64 MiB flush of small pairs (24-byte keys, 8-byte values) holds
+   * 3.2 M keys and a 4 MiB filter, and gets over such files took 0.5-3 ms instead of 5 us
+   * (docs/benchmarks/READS.md, stop 38). A file is at most about 64 MiB (the largest memtable
+   * and RocksDB's target file size); those pairs took 33 MiB for 3.2 M keys, so a 64 MiB file of
+   * them carries about 8 MiB of filter and 1.6 MiB of index, which a 16 MiB shard holds.
+   * Partitioned index and filter blocks (RocksDB's other remedy) cost gets 4-11 % in the same
+   * measurements; fewer shards cost nothing measurable on 2 cores (more cores contend more for
+   * each shard's lock).
+   *
+   * @param capacity the block cache's capacity in bytes
+   * @return the cache's shard bits
+   */
+  static int cacheShardBits(long capacity) {
+    int bits = 0;
+    while (bits < 6 && (capacity >> (bits + 1)) >= MIN_CACHE_SHARD_BYTES) {
+      bits++;
+    }
+    return bits;
   }
 
   /**
