@@ -6,7 +6,8 @@
 # lock for about 5 minutes.
 #
 # usage: kafka-streams/run-benchmark.sh [rounds] [records] [keys]   (from the repository root)
-# P2KV_SHARDS=N gives p2kv's shared store N shards instead of the module's default.
+# P2KV_SHARDS=N gives p2kv's shared store N shards instead of the module's default, P2KV_BUDGET=BYTES
+# its memory budget.
 set -euo pipefail
 ROUNDS=${1:-3}
 RECORDS=${2:-2000000}
@@ -14,6 +15,7 @@ KEYS=${3:-1000000}
 OUT=${OUT:-/tmp/p2kv-kafka-bench}
 SHARDS_OPTION=()
 if [ -n "${P2KV_SHARDS:-}" ]; then SHARDS_OPTION=("-Dbench.shards=$P2KV_SHARDS"); fi
+if [ -n "${P2KV_BUDGET:-}" ]; then SHARDS_OPTION+=("-Dbench.budget.bytes=$P2KV_BUDGET"); fi
 mkdir -p "$OUT"
 flock -s /tmp/p2kv-cpu.lock mvn -B -q -pl kafka-streams -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test

@@ -65,7 +65,8 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * Usage (see docs/benchmarks/KAFKA-STREAMS.md): {@code StreamsBenchmark <records> <keys> <rounds>
  * <work dir> [child JVM options...]}, rounds as {@code N} (1 to N) or {@code A-B};
  * {@code -Dbench.modes=p2kv} (or {@code rocksdb}) runs one store alone, without ratios; {@code
- * -Dbench.shards=N} among the child JVM options gives p2kv's shared store N shards.
+ * -Dbench.shards=N} among the child JVM options gives p2kv's shared store N shards, {@code
+ * -Dbench.budget.bytes=B} its memory budget.
  */
 public final class StreamsBenchmark {
   static final int PARTITIONS = 32;
@@ -75,6 +76,8 @@ public final class StreamsBenchmark {
   static final String MODES = "bench.modes";
   /** System property of the child JVMs: p2kv's shard count instead of the module's default. */
   static final String SHARDS = "bench.shards";
+  /** System property of the child JVMs: p2kv's memory budget in bytes instead of the default. */
+  static final String BUDGET = "bench.budget.bytes";
   private static final Duration DEADLINE = Duration.ofMinutes(8);
 
   private StreamsBenchmark() {}
@@ -254,6 +257,9 @@ public final class StreamsBenchmark {
         p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, P2kvDslStoreSuppliers.class);
         if (System.getProperty(SHARDS) != null) {
           p.put(P2kvStores.SHARDS_CONFIG, System.getProperty(SHARDS));
+        }
+        if (System.getProperty(BUDGET) != null) {
+          p.put(P2kvStores.MEMORY_BUDGET_BYTES_CONFIG, System.getProperty(BUDGET));
         }
       }
       case "rocksdb" -> { } // Kafka's default: one RocksDB store per task
