@@ -1,5 +1,6 @@
 package io.p2kv.ycsb;
 
+import io.p2kv.CacheStats;
 import io.p2kv.KeyValue;
 import io.p2kv.P2kv;
 import io.p2kv.ShardStats;
@@ -7,6 +8,8 @@ import io.p2kv.StoreStats;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The YCSB binding of p2kv: {@code site.ycsb.Client -db io.p2kv.ycsb.P2kvYcsbClient -p
@@ -33,6 +36,7 @@ import java.util.function.UnaryOperator;
  */
 public final class P2kvYcsbClient extends StoreYcsbClient {
   private static final SharedStores STORES = new SharedStores("p2kv");
+  private static final Logger LOG = LoggerFactory.getLogger(P2kvYcsbClient.class);
 
   /** Called by YCSB, once per client thread. */
   public P2kvYcsbClient() {}
@@ -156,10 +160,10 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
 
     @Override
     public void close() {
-      io.p2kv.CacheStats cache = p2kv.stats().cache();
+      CacheStats cache = p2kv.stats().cache();
       if (cache.capacityBytes() > 0) {
         // One line in the phase's output: how much of the phase the value cache served.
-        org.slf4j.LoggerFactory.getLogger(P2kvYcsbClient.class).info(String.format(Locale.ROOT,
+        LOG.info(String.format(Locale.ROOT,
             "p2kv value cache: hit ratio %.3f (%d hits, %d misses), %d entries, %d MiB",
             cache.hitRatio(), cache.hits(), cache.misses(), cache.entries(), cache.bytes() >> 20));
       }

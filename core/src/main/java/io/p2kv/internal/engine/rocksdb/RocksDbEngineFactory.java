@@ -132,6 +132,9 @@ public final class RocksDbEngineFactory implements EngineFactory {
   /** Largest memtable a shard gets (RocksDB's default). */
   private static final long MAX_WRITE_BUFFER_BYTES = 64L << 20;
 
+  /** The smallest shard of the block cache that {@link #cacheShardBits} chooses. */
+  static final long MIN_CACHE_SHARD_BYTES = 16L << 20;
+
   private final int shards;
   private final Durability durability;
   private final RocksDbConfigurer configurer;
@@ -213,9 +216,6 @@ public final class RocksDbEngineFactory implements EngineFactory {
     this.statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     this.bloomFilter = new BloomFilter(10);
   }
-
-  /** The smallest shard of the block cache that {@link #cacheShardBits} chooses. */
-  static final long MIN_CACHE_SHARD_BYTES = 16L << 20;
 
   /**
    * How many bits of a block's hash pick its shard of the LRU block cache: as many as leave each
