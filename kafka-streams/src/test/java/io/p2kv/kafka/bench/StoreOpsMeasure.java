@@ -1,0 +1,121 @@
+package io.p2kv.kafka.bench;
+
+import io.p2kv.kafka.P2kvStores;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Random;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The state-store part of {@link StreamsBenchmark}'s aggregation without Kafka: 32 tasks' stores
+ * (Kafka's default timestamped RocksDB store, or p2kv's), two threads each owning 16 of them, and
+ * per record what the DSL's reduce asks of its store: a get of the key, then a put of its new
+ * 16-byte value (timestamp and sum). Keys are {@code key-%08d}, uniform over {@code keys},
+ * partitioned as Kafka's default partitioner does; each store is flushed at the end. Prints
+ * records per second, process CPU per record (RocksDB's background threads included) and the same
+ * for the second half of the records alone (the JIT warm).
+ *
+ * <p>Run (docs/benchmarks/KAFKA-STREAMS.md): {@code java -Xmx1g -cp "$(cat
+ * kafka-streams/target/test-cp.txt):kafka-streams/target/test-classes:kafka-streams/target/classes"
+ * io.p2kv.kafka.bench.StoreOpsMeasure p2kv|rocksdb 2000000 1000000 DIR}
+ */
+public final class StoreOpsMeasure {
+  private static final int TASKS = 32;
+
+  private StoreOpsMeasure() {}
+
+  public static void main(String[] args) throws Exception {
+    String kind = args[0];
+    int records = Integer.parseInt(args[1]);
+    int keyCount = Integer.parseInt(args[2]);
+    Path dir = Files.createDirectories(Path.of(args[3]));
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ops");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
+    List<KeyValueStore<Bytes, byte[]>> stores = new ArrayList<>();
+    for (int p = 0; p < TASKS; p++) {
+      Path taskDir = Files.createDirectories(dir.resolve("ops/0_" + p));
+      MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>(props, new TaskId(0, p), taskDir.toFile());
+      KeyValueStore<Bytes, byte[]> store = switch (kind) {
+        case "p2kv" -> P2kvStores.timestampedKeyValueStore(StreamsBenchmark.STORE).get();
+        case "rocksdb" -> Stores.persistentTimestampedKeyValueStore(StreamsBenchmark.STORE).get();
+        default -> throw new IllegalArgumentException("kind: p2kv or rocksdb, not " + kind);
+      };
+      store.init(ctx.getStateStoreContext(), store);
+      stores.add(store);
+    }
+    Bytes[] keys = new Bytes[keyCount];
+    int[] partition = new int[keyCount];
+    for (int k = 0; k < keyCount; k++) {
+      byte[] key = String.format("key-%08d", k).getBytes(StandardCharsets.UTF_8);
+      keys[k] = Bytes.wrap(key);
+      partition[k] = Utils.toPositive(Utils.murmur2(key)) % TASKS;
+    }
+    Random r = new Random(42);
+    int[][] perThread = new int[2][records];
+    int[] counts = new int[2];
+    for (int i = 0; i < records; i++) {
+      int k = r.nextInt(keyCount);
+      int t = partition[k] % 2;
+      perThread[t][counts[t]++] = k;
+    }
+    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long[] halfNanos = new long[2];
+    long[] halfCpu = new long[2];
+    long cpu0 = os.getProcessCpuTime();
+    long t0 = System.nanoTime();
+    Thread[] threads = new Thread[2];
+    for (int t = 0; t < 2; t++) {
+      int[] mine = perThread[t];
+      int n = counts[t];
+      int me = t;
+      threads[t] = new Thread(() -> {
+        byte[] value = new byte[16];
+        for (int i = 0; i < n; i++) {
+          if (i == n / 2) {
+            halfNanos[me] = System.nanoTime();
+            halfCpu[me] = os.getProcessCpuTime();
+          }
+          int k = mine[i];
+          KeyValueStore<Bytes, byte[]> store = stores.get(partition[k]);
+          byte[] old = store.get(keys[k]);
+          long sum = (old == null ? 0 : ByteBuffer.wrap(old, 8, 8).getLong()) + 1;
+          store.put(keys[k], ByteBuffer.wrap(value.clone()).putLong(i).putLong(sum).array());
+        }
+      }, "stream-" + t);
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    for (KeyValueStore<Bytes, byte[]> s : stores) {
+      s.flush();
+    }
+    long end = System.nanoTime();
+    long cpuEnd = os.getProcessCpuTime();
+    long wall = end - t0;
+    long cpu = cpuEnd - cpu0;
+    // The second half: from when the later thread reached the middle of its records.
+    long secondWall = end - Math.max(halfNanos[0], halfNanos[1]);
+    long secondCpu = cpuEnd - Math.max(halfCpu[0], halfCpu[1]);
+    System.out.printf("%s records=%d keys=%d: %.0f records/s, %.2f us CPU/record; second half %.0f records/s, %.2f us CPU/record%n",
+        kind, records, keyCount, records / (wall / 1e9), cpu / 1e3 / records,
+        records / 2 / (secondWall / 1e9), secondCpu / 1e3 / (records / 2.0));
+    for (KeyValueStore<Bytes, byte[]> s : stores) {
+      s.close();
+    }
+  }
+}
