@@ -23,10 +23,15 @@ mkdir -p "$RAW"
 
 if [ "${QUICK:-0}" = 1 ]; then
   ITER="-f 1 -wi 1 -w 1 -i 2 -r 1"
+  SCAN_ITER=$ITER
   KEYS=200000
   SCAN_KEYS=100000
 else
   ITER="-f 1 -wi 1 -w 2 -i 3 -r 2"
+  # A single-caller scan ramps up over about 6 s on 2 cores (JIT and caches): with one 2-s warm-up
+  # iteration, the first measured one ran at a third to two thirds of the next two, on both sides
+  # (docs/benchmarks/RESULTS.md, run of 2026-11-27; docs/benchmarks/SCANS.md).
+  SCAN_ITER="-f 1 -wi 3 -w 2 -i 3 -r 2"
   KEYS=1000000
   SCAN_KEYS=500000
 fi
@@ -41,6 +46,13 @@ step() { # step NAME JAVA-BINARY JMH-ARGS...
   echo "$cmd" >> "$COMMANDS"
   echo "== $name: $cmd"
   $cmd 2>&1 | tee -a "$RAW/log.txt" | grep -E "^(Benchmark|[A-Z][A-Za-z]+Benchmark\.)|^# p2kv|Exception" || true
+}
+
+scanstep() { # as step, with the scans' warm-up
+  local saved=$ITER
+  ITER=$SCAN_ITER
+  step "$@"
+  ITER=$saved
 }
 
 START=$(date +%s)
@@ -69,9 +81,9 @@ step rocks-1k-16     "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb
 step get-16          "$JAVA" 'GetBenchmark.(p2kvGet|rocksGet)$' -t 16 -p keys=$KEYS -p shards=1 -p readPath=DIRECT,WORKER -p distribution=uniform,zipfian
 step get-batch-16    "$JAVA" 'GetBenchmark.(p2kvGetAsync|p2kvMultiGet32|rocksMultiGet32)$' -t 16 -p keys=$KEYS -p shards=1 -p readPath=WORKER -p distribution=uniform
 # Ordered reads (one caller): SCAN and RANGE against plain RocksDB; 4 shards hashed vs key-range.
-step scans-1         "$JAVA" 'ScanBenchmark.(p2kvScan|rocksScan)$'   -t 1 -p keys=$SCAN_KEYS -p length=10,100,1000 -p shards=1 -p partitioning=hash
-step ranges-1        "$JAVA" 'ScanBenchmark.(p2kvRange|rocksRange)$' -t 1 -p keys=$SCAN_KEYS -p length=100,1000 -p shards=1 -p partitioning=hash
-step scans-4         "$JAVA" 'ScanBenchmark.(p2kvScan|p2kvRange)$'   -t 1 -p keys=$SCAN_KEYS -p length=100 -p shards=4 -p partitioning=hash,range
+scanstep scans-1         "$JAVA" 'ScanBenchmark.(p2kvScan|rocksScan)$'   -t 1 -p keys=$SCAN_KEYS -p length=10,100,1000 -p shards=1 -p partitioning=hash
+scanstep ranges-1        "$JAVA" 'ScanBenchmark.(p2kvRange|rocksRange)$' -t 1 -p keys=$SCAN_KEYS -p length=100,1000 -p shards=1 -p partitioning=hash
+scanstep scans-4         "$JAVA" 'ScanBenchmark.(p2kvScan|p2kvRange)$'   -t 1 -p keys=$SCAN_KEYS -p length=100 -p shards=4 -p partitioning=hash,range
 # Cross-shard atomic batches vs the same puts one by one (4 shards).
 step batches-16      "$JAVA" 'BatchBenchmark'          -t 16 -p shards=4 -p ops=2,8
 # Mixed read/update, Zipfian.
