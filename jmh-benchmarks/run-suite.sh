@@ -48,13 +48,6 @@ step() { # step NAME JAVA-BINARY JMH-ARGS...
   $cmd 2>&1 | tee -a "$RAW/log.txt" | grep -E "^(Benchmark|[A-Z][A-Za-z]+Benchmark\.)|^# p2kv|Exception" || true
 }
 
-scanstep() { # as step, with the scans' warm-up
-  local saved=$ITER
-  ITER=$SCAN_ITER
-  step "$@"
-  ITER=$saved
-}
-
 START=$(date +%s)
 W128="-p valueBytes=112 -p durability=WAL"
 # Writes, 16 callers, 128-byte pairs: p2kv sync/async and every baseline, plus the batching limit.
@@ -81,9 +74,9 @@ step rocks-1k-16     "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb
 step get-16          "$JAVA" 'GetBenchmark.(p2kvGet|rocksGet)$' -t 16 -p keys=$KEYS -p shards=1 -p readPath=DIRECT,WORKER -p distribution=uniform,zipfian
 step get-batch-16    "$JAVA" 'GetBenchmark.(p2kvGetAsync|p2kvMultiGet32|rocksMultiGet32)$' -t 16 -p keys=$KEYS -p shards=1 -p readPath=WORKER -p distribution=uniform
 # Ordered reads (one caller): SCAN and RANGE against plain RocksDB; 4 shards hashed vs key-range.
-scanstep scans-1         "$JAVA" 'ScanBenchmark.(p2kvScan|rocksScan)$'   -t 1 -p keys=$SCAN_KEYS -p length=10,100,1000 -p shards=1 -p partitioning=hash
-scanstep ranges-1        "$JAVA" 'ScanBenchmark.(p2kvRange|rocksRange)$' -t 1 -p keys=$SCAN_KEYS -p length=100,1000 -p shards=1 -p partitioning=hash
-scanstep scans-4         "$JAVA" 'ScanBenchmark.(p2kvScan|p2kvRange)$'   -t 1 -p keys=$SCAN_KEYS -p length=100 -p shards=4 -p partitioning=hash,range
+ITER=$SCAN_ITER step scans-1         "$JAVA" 'ScanBenchmark.(p2kvScan|rocksScan)$'   -t 1 -p keys=$SCAN_KEYS -p length=10,100,1000 -p shards=1 -p partitioning=hash
+ITER=$SCAN_ITER step ranges-1        "$JAVA" 'ScanBenchmark.(p2kvRange|rocksRange)$' -t 1 -p keys=$SCAN_KEYS -p length=100,1000 -p shards=1 -p partitioning=hash
+ITER=$SCAN_ITER step scans-4         "$JAVA" 'ScanBenchmark.(p2kvScan|p2kvRange)$'   -t 1 -p keys=$SCAN_KEYS -p length=100 -p shards=4 -p partitioning=hash,range
 # Cross-shard atomic batches vs the same puts one by one (4 shards).
 step batches-16      "$JAVA" 'BatchBenchmark'          -t 16 -p shards=4 -p ops=2,8
 # Mixed read/update, Zipfian.

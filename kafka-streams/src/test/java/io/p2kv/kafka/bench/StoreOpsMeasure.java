@@ -83,7 +83,6 @@ public final class StoreOpsMeasure {
       int n = counts[t];
       int me = t;
       threads[t] = new Thread(() -> {
-        byte[] value = new byte[16];
         for (int i = 0; i < n; i++) {
           if (i == n / 2) {
             halfNanos[me] = System.nanoTime();
@@ -93,7 +92,7 @@ public final class StoreOpsMeasure {
           KeyValueStore<Bytes, byte[]> store = stores.get(partition[k]);
           byte[] old = store.get(keys[k]);
           long sum = (old == null ? 0 : ByteBuffer.wrap(old, 8, 8).getLong()) + 1;
-          store.put(keys[k], ByteBuffer.wrap(value.clone()).putLong(i).putLong(sum).array());
+          store.put(keys[k], ByteBuffer.allocate(16).putLong(i).putLong(sum).array());
         }
       }, "stream-" + t);
       threads[t].start();
