@@ -24,8 +24,8 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.ConfigOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
+import org.rocksdb.HyperClockCache;
 import org.rocksdb.InfoLogLevel;
-import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.RateLimiter;
 import org.rocksdb.RocksDB;
@@ -45,6 +45,17 @@ import org.rocksdb.WriteOptions;
  * RocksDB's process-wide default {@link Env}, whose background pool runs every shard's flushes
  * and compactions. Index and filter blocks live in the cache too, so the budget bounds them as
  * well.
+ *
+ * <h2>Block cache</h2>
+ * A {@link HyperClockCache} (RocksDB's lock-free cache, in its automatically sized form: no
+ * estimated entry charge), not an {@code LRUCache}. Every get and every iterator step looks up
+ * an index, a filter and a data block in it, and an LRU cache takes its shard's mutex for each
+ * lookup and release; with many caller threads reading directly (p2kv's point reads run on the
+ * callers' threads) a thread preempted while it holds that mutex stalls the others. Measured on 2
+ * cores, 16 threads of gets over 1 M keys ran 1.57x (uniform) and 1.84x (Zipfian) faster with it,
+ * and Kafka Streams' shared store's gets 1.12-1.18x; single-thread gets and scans moved within
+ * the noise (docs/benchmarks/READS.md, "HyperClockCache"). RocksDB itself creates this cache
+ * when it makes a default one.
  *
  * <h2>Blob cache</h2>
  * When the value-separation settings write blob files, part of the budget becomes one LRU blob
@@ -209,7 +220,8 @@ public final class RocksDbEngineFactory implements EngineFactory {
         Math.max(MIN_WRITE_BUFFER_BYTES, Math.min(MAX_WRITE_BUFFER_BYTES, memtableBudget / (2L * shards)));
     this.blobCacheBytes = blobCacheBytes(memoryBudgetBytes, separation.blobFiles(), blobShare);
     this.cacheCapacity = memoryBudgetBytes - blobCacheBytes;
-    this.cache = new LRUCache(cacheCapacity, cacheShardBits(cacheCapacity));
+    // 0: no estimated entry charge, RocksDB sizes the table itself (AutoHyperClockCache)
+    this.cache = new HyperClockCache(cacheCapacity, 0, cacheShardBits(cacheCapacity), false);
     this.blobCacheCarrier = blobCacheBytes > 0 ? blobCacheCarrier(blobCacheBytes) : null;
     this.writeBufferManager = new WriteBufferManager(memtableBudget, cache);
     this.statistics = new Statistics();
@@ -218,7 +230,7 @@ public final class RocksDbEngineFactory implements EngineFactory {
   }
 
   /**
-   * How many bits of a block's hash pick its shard of the LRU block cache: as many as leave each
+   * How many bits of a block's hash pick its shard of the block cache: as many as leave each
    * shard at least {@link #MIN_CACHE_SHARD_BYTES}, at most 6 (64 shards); all of a smaller cache
    * is one shard. RocksDB's own choice (shards of at least 512 KiB, so 64 of them from 32 MiB up)
    * left shards of 0.75-6 MiB within p2kv's budgets, and a block larger than its shard is read
