@@ -25,11 +25,13 @@ import org.apache.kafka.streams.state.Stores;
  * 16-byte value (timestamp and sum). Keys are {@code key-%08d}, uniform over {@code keys},
  * partitioned as Kafka's default partitioner does; each store is flushed at the end. Prints
  * records per second, process CPU per record (RocksDB's background threads included) and the same
- * for the second half of the records alone (the JIT warm).
+ * for the second half of the records alone (the JIT warm). An optional fifth argument {@code get}
+ * measures the gets alone, after every key has been written once (untimed); {@code put} the puts
+ * alone; {@code update} (the default) both.
  *
  * <p>Run (docs/benchmarks/KAFKA-STREAMS.md): {@code java -Xmx1g -cp "$(cat
  * kafka-streams/target/test-cp.txt):kafka-streams/target/test-classes:kafka-streams/target/classes"
- * io.p2kv.kafka.bench.StoreOpsMeasure p2kv|rocksdb 2000000 1000000 DIR}
+ * io.p2kv.kafka.bench.StoreOpsMeasure p2kv|rocksdb 2000000 1000000 DIR [update|get|put]}
  */
 public final class StoreOpsMeasure {
   private static final int TASKS = 32;
@@ -41,6 +43,10 @@ public final class StoreOpsMeasure {
     int records = Integer.parseInt(args[1]);
     int keyCount = Integer.parseInt(args[2]);
     Path dir = Files.createDirectories(Path.of(args[3]));
+    String mode = args.length > 4 ? args[4] : "update";
+    if (!List.of("update", "get", "put").contains(mode)) {
+      throw new IllegalArgumentException("mode: update, get or put, not " + mode);
+    }
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ops");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -72,6 +78,16 @@ public final class StoreOpsMeasure {
       int t = partition[k] % 2;
       perThread[t][counts[t]++] = k;
     }
+    boolean reads = !mode.equals("put");
+    boolean writes = !mode.equals("get");
+    if (!writes) { // the gets find every key: write each once first, untimed
+      for (int k = 0; k < keyCount; k++) {
+        stores.get(partition[k]).put(keys[k], ByteBuffer.allocate(16).putLong(k).putLong(1).array());
+      }
+      for (KeyValueStore<Bytes, byte[]> s : stores) {
+        s.flush();
+      }
+    }
     var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long[] halfNanos = new long[2];
     long[] halfCpu = new long[2];
@@ -90,9 +106,11 @@ public final class StoreOpsMeasure {
           }
           int k = mine[i];
           KeyValueStore<Bytes, byte[]> store = stores.get(partition[k]);
-          byte[] old = store.get(keys[k]);
-          long sum = (old == null ? 0 : ByteBuffer.wrap(old, 8, 8).getLong()) + 1;
-          store.put(keys[k], ByteBuffer.allocate(16).putLong(i).putLong(sum).array());
+          byte[] old = reads ? store.get(keys[k]) : null;
+          if (writes) {
+            long sum = (old == null ? 0 : ByteBuffer.wrap(old, 8, 8).getLong()) + 1;
+            store.put(keys[k], ByteBuffer.allocate(16).putLong(i).putLong(sum).array());
+          }
         }
       }, "stream-" + t);
       threads[t].start();
@@ -110,8 +128,8 @@ public final class StoreOpsMeasure {
     // The second half: from when the later thread reached the middle of its records.
     long secondWall = end - Math.max(halfNanos[0], halfNanos[1]);
     long secondCpu = cpuEnd - Math.max(halfCpu[0], halfCpu[1]);
-    System.out.printf("%s records=%d keys=%d: %.0f records/s, %.2f us CPU/record; second half %.0f records/s, %.2f us CPU/record%n",
-        kind, records, keyCount, records / (wall / 1e9), cpu / 1e3 / records,
+    System.out.printf("%s %s records=%d keys=%d: %.0f records/s, %.2f us CPU/record; second half %.0f records/s, %.2f us CPU/record%n",
+        kind, mode, records, keyCount, records / (wall / 1e9), cpu / 1e3 / records,
         records / 2 / (secondWall / 1e9), secondCpu / 1e3 / (records / 2.0));
     for (KeyValueStore<Bytes, byte[]> s : stores) {
       s.close();
