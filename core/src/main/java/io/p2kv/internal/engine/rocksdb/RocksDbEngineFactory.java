@@ -53,7 +53,7 @@ import org.rocksdb.WriteOptions;
  * lookup and release; with many caller threads reading directly (p2kv's point reads run on the
  * callers' threads) a thread preempted while it holds that mutex stalls the others. Measured on 2
  * cores, 16 threads of gets over 1 M keys ran 1.57x (uniform) and 1.84x (Zipfian) faster with it,
- * and Kafka Streams' shared store's gets 1.12-1.18x; single-thread gets and scans moved within
+ * and Kafka Streams' shared store's gets 1.29x (median); single-thread gets and scans moved within
  * the noise (docs/benchmarks/READS.md, "HyperClockCache"). RocksDB itself creates this cache
  * when it makes a default one.
  *
