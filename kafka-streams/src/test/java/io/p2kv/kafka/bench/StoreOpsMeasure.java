@@ -82,11 +82,9 @@ public final class StoreOpsMeasure {
     boolean writes = !mode.equals("get");
     if (!writes) { // the gets find every key: write each once first, untimed
       for (int k = 0; k < keyCount; k++) {
-        stores.get(partition[k]).put(keys[k], ByteBuffer.allocate(16).putLong(k).putLong(1).array());
+        stores.get(partition[k]).put(keys[k], value(k, 1));
       }
-      for (KeyValueStore<Bytes, byte[]> s : stores) {
-        s.flush();
-      }
+      flushAll(stores);
     }
     var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long[] halfNanos = new long[2];
@@ -109,7 +107,7 @@ public final class StoreOpsMeasure {
           byte[] old = reads ? store.get(keys[k]) : null;
           if (writes) {
             long sum = (old == null ? 0 : ByteBuffer.wrap(old, 8, 8).getLong()) + 1;
-            store.put(keys[k], ByteBuffer.allocate(16).putLong(i).putLong(sum).array());
+            store.put(keys[k], value(i, sum));
           }
         }
       }, "stream-" + t);
@@ -118,9 +116,7 @@ public final class StoreOpsMeasure {
     for (Thread t : threads) {
       t.join();
     }
-    for (KeyValueStore<Bytes, byte[]> s : stores) {
-      s.flush();
-    }
+    flushAll(stores);
     long end = System.nanoTime();
     long cpuEnd = os.getProcessCpuTime();
     long wall = end - t0;
@@ -133,6 +129,17 @@ public final class StoreOpsMeasure {
         records / 2 / (secondWall / 1e9), secondCpu / 1e3 / (records / 2.0));
     for (KeyValueStore<Bytes, byte[]> s : stores) {
       s.close();
+    }
+  }
+
+  /** The reduce's 16-byte value: a timestamp, then the sum. */
+  private static byte[] value(long timestamp, long sum) {
+    return ByteBuffer.allocate(16).putLong(timestamp).putLong(sum).array();
+  }
+
+  private static void flushAll(List<KeyValueStore<Bytes, byte[]>> stores) {
+    for (KeyValueStore<Bytes, byte[]> s : stores) {
+      s.flush();
     }
   }
 }
