@@ -68,11 +68,15 @@ public class MixedBenchmark {
     @Param({"default"})
     public String cache;
 
+    /** How long a waiting sync caller yields before it parks (p2kv's default: 50 us; 0 parks at once). */
+    @Param({"50000"})
+    public long yieldWaitNanos;
+
     P2kv store;
 
     @Setup(Level.Trial)
     public void open(Mix mix) {
-      store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT, 50_000, ValueSeparation.none(), cache);
+      store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT, yieldWaitNanos, ValueSeparation.none(), cache);
       Stores.preload(store, mix.keys, 112);
     }
 
