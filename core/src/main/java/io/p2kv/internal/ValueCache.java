@@ -4,7 +4,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
-import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToIntFunction;
 
 /**
@@ -183,6 +183,19 @@ final class ValueCache {
    */
   static final double BYPASS_BELOW = 0.35;
 
+  /**
+   * One lookup in this many tells Caffeine of its access (its recency and frequency, which decide
+   * what to evict and what to admit); the others look quietly ({@code getIfPresentQuietly}, a
+   * plain map read). Caffeine records an access by writing the entry's node into a read buffer and
+   * later moving the node in its recency lists: reference writes into long-lived objects, which G1,
+   * the JVM's default collector, tracks card by card. With every lookup recorded, G1's threads
+   * spent 0.7-0.95 us per read of 16 callers on Zipfian keys, more than the rest of a hit; with one
+   * in 16, 0.07-0.13 us, and Zipfian gets ran 1.3-2.3x faster at the same hit ratio (0.85-0.89;
+   * docs/benchmarks/CACHE.md, stop 42). A key hot enough to be worth caching is still recorded
+   * often, so what Caffeine keeps does not change; its counts are a sample.
+   */
+  static final int RECORD_ONE_IN = 16;
+
   /** Hit ratio from which reads consult the cache again (above {@link #BYPASS_BELOW}: no flapping). */
   static final double CONSULT_FROM = 0.45;
 
@@ -211,10 +224,17 @@ final class ValueCache {
   private volatile boolean full;
   /** Whether reads skip the cache but for probes ({@link #consult}). */
   private volatile boolean bypassing;
+  /** Whether the entries have weighed an eighth of the capacity: from then on, the hit ratio is judged. */
+  private volatile boolean pastAnEighth;
   /** Hits and misses at the last assessment; guarded by {@link #assessing}. */
   private long assessedHits;
   private long assessedMisses;
   private final AtomicBoolean assessing = new AtomicBoolean();
+  /** Every lookup that found an entry, and every one that did not (Caffeine sees a sample). */
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  /** Entries evicted (for size: the cache neither expires entries nor holds them weakly). */
+  private final LongAdder evictions = new LongAdder();
 
   /**
    * @param versions the store's stripe versions, which its shard writers keep
@@ -237,11 +257,13 @@ final class ValueCache {
             .weigher((Key k, Entry v) -> ENTRY_OVERHEAD + k.bytes.length + (v.value == null ? 0 : v.value.length))
             .executor(Runnable::run)
             .evictionListener((Key k, Entry v, RemovalCause cause) -> {
+              if (cause.wasEvicted()) {
+                evictions.increment();
+              }
               if (cause == RemovalCause.SIZE && !full) {
                 full = true;
               }
             })
-            .recordStats()
             .build();
     this.policy = cache.policy();
     this.eviction = policy.eviction().orElseThrow();
@@ -287,15 +309,19 @@ final class ValueCache {
   // ---------------------------------------------------------------- reads
 
   /**
-   * Whether this read should consult the cache. A full cache whose hit ratio has fallen under
-   * {@link #BYPASS_BELOW} costs reads more than it saves (uniform keys over far more data than it
-   * holds), so then only one read in {@link #PROBE_ONE_IN} consults it, to keep its hit ratio
-   * known, until the ratio is back at {@link #CONSULT_FROM}. A read that does not consult it reads
-   * the engine and does not fill it: always exact, since writes keep every cached entry current
-   * whether reads consult the cache or not.
+   * Whether this read should consult the cache. A cache whose hit ratio has fallen under {@link
+   * #BYPASS_BELOW} costs reads more than it saves (uniform keys over far more data than it holds),
+   * so then only one read in {@link #PROBE_ONE_IN} consults it, to keep its hit ratio known, until
+   * the ratio is back at {@link #CONSULT_FROM}. The ratio is judged once the entries have weighed
+   * an eighth of the capacity (until then every miss filled it, so a skewed workload's hot keys are
+   * in and hitting) or the cache is full. A cache still warming is bypassed too: filling it to the
+   * full with keys read once cost uniform reads 23-39 % (docs/benchmarks/CACHE.md, stop 42), and the
+   * probes go on filling it, so a hit ratio that grows as it warms brings reads back. A read that
+   * does not consult it reads the engine and does not fill it: always exact, since writes keep
+   * every cached entry current whether reads consult the cache or not.
    */
   boolean consult() {
-    if (!full) {
+    if (!full && !pastAnEighth) {
       return true;
     }
     ThreadLocalRandom rnd = ThreadLocalRandom.current();
@@ -315,9 +341,10 @@ final class ValueCache {
       return;
     }
     try {
-      CacheStats s = cache.stats();
-      long hits = s.hitCount() - assessedHits;
-      long misses = s.missCount() - assessedMisses;
+      long allHits = this.hits.sum();
+      long allMisses = this.misses.sum();
+      long hits = allHits - assessedHits;
+      long misses = allMisses - assessedMisses;
       if (hits + misses < window) {
         return;
       }
@@ -327,8 +354,8 @@ final class ValueCache {
       } else if (ratio >= CONSULT_FROM) {
         bypassing = false;
       }
-      assessedHits = s.hitCount();
-      assessedMisses = s.missCount();
+      assessedHits = allHits;
+      assessedMisses = allMisses;
     } finally {
       assessing.set(false);
     }
@@ -340,15 +367,17 @@ final class ValueCache {
   }
 
   /**
-   * The cached result for a key.
+   * The cached result for a key; one lookup in {@link #RECORD_ONE_IN} is recorded as an access.
    *
    * @return a copy of the cached value, null for a cached absent key, or {@link #MISS}
    */
   Object lookup(Key key) {
-    Entry e = cache.getIfPresent(key);
+    Entry e = ThreadLocalRandom.current().nextInt(RECORD_ONE_IN) == 0 ? cache.getIfPresent(key) : policy.getIfPresentQuietly(key);
     if (e == null) {
+      misses.increment();
       return MISS;
     }
+    hits.increment();
     if (e.value == null) {
       return null;
     }
@@ -374,6 +403,9 @@ final class ValueCache {
    */
   void fill(int shard, Key key, long stamp, byte[] value) {
     int oneIn = full ? FILL_ONE_IN : weighed() >= capacityBytes / FILL_ONE_IN_WARMING ? FILL_ONE_IN_WARMING : 1;
+    if (oneIn == FILL_ONE_IN_WARMING && !pastAnEighth) {
+      pastAnEighth = true;
+    }
     if (oneIn == 1 || ThreadLocalRandom.current().nextInt(oneIn) == 0) {
       fillNow(shard, key, stamp, value);
     }
@@ -523,7 +555,6 @@ final class ValueCache {
 
   /** The cache's counters for {@code StoreStats}. */
   io.p2kv.CacheStats stats() {
-    CacheStats s = cache.stats();
-    return new io.p2kv.CacheStats(capacityBytes, s.hitCount(), s.missCount(), s.evictionCount(), cache.estimatedSize(), weighed());
+    return new io.p2kv.CacheStats(capacityBytes, hits.sum(), misses.sum(), evictions.sum(), cache.estimatedSize(), weighed());
   }
 }

@@ -290,6 +290,88 @@ class ValueCacheTest {
     assertEquals(4_000, consulted(small, 4_000));
   }
 
+  /**
+   * A cache still warming is judged too, once an eighth of it is used: reads that keep missing
+   * bypass it before it is full, and the probes bring them back when it hits. Under an eighth it is
+   * always consulted, whatever it misses, so a skewed workload's hot keys get in first.
+   */
+  @Test
+  void shouldBypassAWarmingCacheThatMissesOnceAnEighthIsUsed() {
+    ValueCache warming = new ValueCache(new StripeVersions(1), 800 * 1024); // about 8,270 entries of 99 bytes
+    ValueCache.Key first = new ValueCache.Key(new byte[] {0, 0});
+    warming.fill(0, first, warming.stamp(0, first), new byte[] {1});
+    for (int i = 0; i < 2_000; i++) {
+      assertSame(ValueCache.MISS, warming.lookup(new ValueCache.Key(new byte[] {9, 9, (byte) (i >>> 8), (byte) i})));
+    }
+    warming.assess(1_000);
+    assertEquals(4_000, consulted(warming, 4_000), "under an eighth of the capacity every read consults it");
+    for (int i = 1; i < 1_200; i++) { // every miss fills until an eighth (about 1,034 entries) is used
+      ValueCache.Key ki = new ValueCache.Key(new byte[] {(byte) (i >>> 8), (byte) i});
+      warming.fill(0, ki, warming.stamp(0, ki), new byte[] {1});
+    }
+    for (int i = 0; i < 2_000; i++) {
+      assertSame(ValueCache.MISS, warming.lookup(new ValueCache.Key(new byte[] {8, 8, (byte) (i >>> 8), (byte) i})));
+    }
+    warming.assess(1_000);
+    assertTrue(warming.bypassing(), "2,000 misses in a row past an eighth");
+    assertEquals(0, warming.stats().evictions(), "not full");
+    int probes = consulted(warming, 16_000);
+    assertTrue(probes > 0 && probes < 2_000, "about one read in " + ValueCache.PROBE_ONE_IN + " probes: " + probes);
+    for (int i = 0; i < 4_000; i++) {
+      assertArrayEquals(new byte[] {1}, (byte[]) warming.lookup(first));
+    }
+    warming.assess(1_000);
+    assertFalse(warming.bypassing(), "the probes hit again");
+  }
+
+  /**
+   * Caffeine is told of one lookup in {@link ValueCache#RECORD_ONE_IN}, but the counters count
+   * every lookup, and keys read often stay cached while keys read once stream past: with no access
+   * recorded for the hot keys they would be evicted like the rest (Caffeine admits a newcomer over a
+   * victim it has seen no more often).
+   */
+  @Test
+  void shouldCountEveryLookupAndKeepTheKeysReadOftenWhileFewAccessesAreRecorded() {
+    ValueCache small = new ValueCache(new StripeVersions(1), 64 * 1024); // about 560 entries of 115 bytes
+    List<ValueCache.Key> hot = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      ValueCache.Key ki = new ValueCache.Key(new byte[] {1, (byte) (i >>> 8), (byte) i});
+      small.fillNow(0, ki, small.stamp(0, ki), new byte[16]);
+      hot.add(ki);
+    }
+    long hits = 0;
+    long misses = 0;
+    int cold = 0;
+    for (int round = 0; round < 40; round++) {
+      for (int read = 0; read < 16; read++) {
+        for (ValueCache.Key ki : hot) {
+          if (small.lookup(ki) == ValueCache.MISS) {
+            misses++;
+            small.fillNow(0, ki, small.stamp(0, ki), new byte[16]);
+          } else {
+            hits++;
+          }
+        }
+      }
+      for (int i = 0; i < 500; i++, cold++) { // keys read once: more than the cache holds, each round
+        ValueCache.Key kc = new ValueCache.Key(new byte[] {2, (byte) (cold >>> 16), (byte) (cold >>> 8), (byte) cold});
+        assertSame(ValueCache.MISS, small.lookup(kc));
+        misses++;
+        small.fillNow(0, kc, small.stamp(0, kc), new byte[16]);
+      }
+    }
+    io.p2kv.CacheStats stats = small.stats();
+    assertEquals(hits, stats.hits(), "every hit counted");
+    assertEquals(misses, stats.misses(), "every miss counted");
+    assertTrue(stats.evictions() >= 20_000 - 560, "the cold keys went through: " + stats);
+    int cached = 0;
+    for (ValueCache.Key ki : hot) {
+      cached += small.lookup(ki) == ValueCache.MISS ? 0 : 1;
+    }
+    assertTrue(cached >= 190, "the keys read 16 times a round stayed cached: " + cached + " of 200");
+    assertTrue(hits > 0.95 * 40 * 16 * 200, "and were hits: " + hits);
+  }
+
   private static int consulted(ValueCache c, int reads) {
     int n = 0;
     for (int i = 0; i < reads; i++) {
