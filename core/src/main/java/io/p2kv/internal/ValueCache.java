@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToIntFunction;
 
@@ -227,14 +226,6 @@ final class ValueCache {
   private volatile boolean bypassing;
   /** Whether the entries have weighed an eighth of the capacity: from then on, the hit ratio is judged. */
   private volatile boolean pastAnEighth;
-  /**
-   * Until {@link #pastAnEighth}: the entries' weight when it was last read exactly, plus what every
-   * fill since then would add. An over-estimate (a fill may be refused, replace an entry, or be
-   * followed by an invalidation), so the exact weight is read only when this reaches an eighth.
-   */
-  private final AtomicLong warmingWeight = new AtomicLong();
-  /** Times the entries' exact weight was read ({@link #weighed}); tests only. */
-  private final LongAdder exactWeighings = new LongAdder();
   /** Hits and misses at the last assessment; guarded by {@link #assessing}. */
   private long assessedHits;
   private long assessedMisses;
@@ -263,7 +254,7 @@ final class ValueCache {
     this.cache =
         Caffeine.newBuilder()
             .maximumWeight(capacityBytes)
-            .weigher((Key k, Entry v) -> weightOf(k, v.value))
+            .weigher((Key k, Entry v) -> ENTRY_OVERHEAD + k.bytes.length + (v.value == null ? 0 : v.value.length))
             .executor(Runnable::run)
             .evictionListener((Key k, Entry v, RemovalCause cause) -> {
               if (cause.wasEvicted()) {
@@ -411,43 +402,18 @@ final class ValueCache {
    * @param value what the engine returned (null: absent); copied
    */
   void fill(int shard, Key key, long stamp, byte[] value) {
-    if (full || pastAnEighth) {
-      if (ThreadLocalRandom.current().nextInt(full ? FILL_ONE_IN : FILL_ONE_IN_WARMING) == 0) {
-        fillNow(shard, key, stamp, value);
-      }
-      return;
+    int oneIn = full ? FILL_ONE_IN : weighed() >= capacityBytes / FILL_ONE_IN_WARMING ? FILL_ONE_IN_WARMING : 1;
+    if (oneIn == FILL_ONE_IN_WARMING && !pastAnEighth) {
+      pastAnEighth = true;
     }
-    fillNow(shard, key, stamp, value);
-    long eighth = capacityBytes / FILL_ONE_IN_WARMING;
-    if (warmingWeight.addAndGet(weightOf(key, value)) >= eighth) {
-      long exact = weighed();
-      if (exact >= eighth) {
-        pastAnEighth = true;
-      } else {
-        warmingWeight.set(exact);
-      }
+    if (oneIn == 1 || ThreadLocalRandom.current().nextInt(oneIn) == 0) {
+      fillNow(shard, key, stamp, value);
     }
   }
 
-  /**
-   * What the entries weigh now, exactly. Not for every read: Caffeine answers it under its eviction
-   * lock (and may run its upkeep first), so misses that asked it each time queued on that lock: with
-   * 32 YCSB threads on a warming cache 30 of them were parked there at once, and 15 % of the CPU
-   * went idle (docs/benchmarks/CACHE.md, stop 43).
-   */
+  /** What the entries weigh now. */
   private long weighed() {
-    exactWeighings.increment();
     return eviction.weightedSize().orElse(0L);
-  }
-
-  /** Times the exact weight was read; tests only. */
-  long exactWeighings() {
-    return exactWeighings.sum();
-  }
-
-  /** What an entry weighs against the capacity: its key, its value (none if absent), the overhead. */
-  private static int weightOf(Key key, byte[] value) {
-    return ENTRY_OVERHEAD + key.bytes.length + (value == null ? 0 : value.length);
   }
 
   /**

@@ -325,42 +325,6 @@ class ValueCacheTest {
   }
 
   /**
-   * A warming cache's misses do not ask Caffeine for the entries' exact weight, which it answers
-   * under its eviction lock (with every miss asking, 30 of 32 YCSB readers were parked on that lock
-   * at once): they add up what they fill, and the exact weight is read only when that sum reaches
-   * an eighth of the capacity. The sum over-counts what invalidations removed, so it is corrected
-   * by the exact weight, and misses keep filling the cache until the entries really weigh an eighth.
-   */
-  @Test
-  void shouldFillAWarmingCacheWithoutReadingItsExactWeightOnEveryMiss() {
-    StripeVersions versions = new StripeVersions(1);
-    ValueCache warming = new ValueCache(versions, 800 * 1024); // an eighth: about 1,034 entries of 99 bytes
-    for (int i = 0; i < 1_000; i++) {
-      ValueCache.Key ki = new ValueCache.Key(new byte[] {1, (byte) (i >>> 8), (byte) i});
-      warming.fill(0, ki, warming.stamp(0, ki), new byte[0]);
-    }
-    assertEquals(0, warming.exactWeighings(), "under an eighth no miss reads the exact weight");
-    assertEquals(1_000, warming.stats().entries(), "under an eighth every miss fills");
-    versions.beginAll(0);
-    warming.endRangeDelete(0, new byte[] {1}, new byte[] {2}); // a range delete drops all 1,000
-    assertEquals(0, warming.stats().entries());
-    long before = warming.exactWeighings();
-    for (int i = 0; i < 1_000; i++) { // the sum passes an eighth here, the entries do not
-      ValueCache.Key ki = new ValueCache.Key(new byte[] {2, (byte) (i >>> 8), (byte) i});
-      warming.fill(0, ki, warming.stamp(0, ki), new byte[0]);
-    }
-    assertEquals(1, warming.exactWeighings() - before, "one exact read, where the sum passed an eighth");
-    assertEquals(1_000, warming.stats().entries(), "the exact weight corrected the sum: every miss still fills");
-    for (int i = 0; i < 2_000; i++) {
-      ValueCache.Key ki = new ValueCache.Key(new byte[] {3, (byte) (i >>> 8), (byte) i});
-      warming.fill(0, ki, warming.stamp(0, ki), new byte[0]);
-    }
-    long entries = warming.stats().entries();
-    assertTrue(entries > 1_034 && entries < 1_034 + 600, "past an eighth one miss in 8 fills: " + entries);
-    assertTrue(warming.exactWeighings() - before <= 5, "a few exact reads in 3,000 misses: " + (warming.exactWeighings() - before));
-  }
-
-  /**
    * Caffeine is told of one lookup in {@link ValueCache#RECORD_ONE_IN}, but the counters count
    * every lookup, and keys read often stay cached while keys read once stream past: with no access
    * recorded for the hot keys they would be evicted like the rest (Caffeine admits a newcomer over a
