@@ -17,7 +17,9 @@
 # PHASES (default "load a b c d e f"; load always runs first; "es" is E without its inserts), FIELDLENGTH (bytes of the one field,
 # default the workloads' 96: ~128-byte records; 1000 gives ~1 KB records), RECORDS (record count,
 # default the workloads' 2,000,000), NAME (writes docs/benchmarks/YCSB-NAME.md and ycsb-raw-NAME/
-# instead of YCSB.md and ycsb-raw/).
+# instead of YCSB.md and ycsb-raw/), OPS (operations per run phase, E a sixth of it; default the
+# workloads' 1,000,000), WARMUP (seconds; when not 0 the phases print YCSB's status lines every second
+# and the report adds the throughput after the first WARMUP seconds of each run, past the JIT's warm-up).
 # On this 2-core VM one run of a phase varies by 15-30 % from the next (CPU speed of the shared
 # host, scheduling of 8-32 threads on 2 cores), hence the rounds. Each phase is one YCSB JVM; for
 # every phase both stores run back to back, so both see the same machine, and which goes first
@@ -39,6 +41,7 @@ ROUNDS=${ROUNDS:-3}
 # p2kv.valueseparation=none to compare with values inline on both sides.
 P2KV_PROPS=${P2KV_PROPS:-"p2kv.shards=1 p2kv.readpath=direct p2kv.maxbatch=32 p2kv.sync=false p2kv.memorybudgetmb=512"}
 PHASES=${PHASES:-"load a b c d e f"}
+WARMUP=${WARMUP:-0}
 JVM_OPTS=${JVM_OPTS:-"-Xms1g -Xmx1g"}
 JAR=ycsb-binding/target/p2kv-ycsb-binding.jar
 CP="$JAR:ycsb-binding/target/lib/*"
@@ -55,7 +58,7 @@ if [ "${QUICK:-0}" = 1 ]; then
   OPS=100000
 else
   SIZE=()
-  OPS=
+  OPS=${OPS:-}
 fi
 if [ -n "${RECORDS:-}" ]; then SIZE=(-p recordcount="$RECORDS"); fi
 if [ -n "${FIELDLENGTH:-}" ]; then SIZE+=(-p fieldlength="$FIELDLENGTH"); fi
@@ -111,8 +114,10 @@ phase() {
   fi
   local props=() prop
   for prop in "$@"; do props+=(-p "$prop"); done
+  local status=()
+  if [ "$WARMUP" != 0 ]; then status=(-s -p status.interval=1); fi
   local cmd=("$JAVA" $JVM_OPTS -cp "$CP" site.ycsb.Client "$mode" -db "$(class_of "$label")" -P "$workload"
-    -threads "$threads" -p "p2kv.dir=$dir" "${props[@]}" "${SIZE[@]}" "${ops[@]}")
+    -threads "$threads" -p "p2kv.dir=$dir" "${props[@]}" "${SIZE[@]}" "${ops[@]}" "${status[@]}")
   local load
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "${cmd[*]}" >> "$COMMANDS"
@@ -171,6 +176,7 @@ START=$SECONDS
     echo "p2kv properties: per variant (see the script)"
   fi
   echo "jvm: $JVM_OPTS"
+  if [ "$WARMUP" != 0 ]; then echo "warmup: $WARMUP s"; fi
 } > "$RAW/meta.txt"
 cat "$RAW/meta.txt"
 

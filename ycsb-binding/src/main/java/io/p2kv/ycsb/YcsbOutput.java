@@ -1,5 +1,8 @@
 package io.p2kv.ycsb;
 
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +17,10 @@ import java.util.regex.Pattern;
  */
 final class YcsbOutput {
   private static final Pattern LINE = Pattern.compile("^\\[([^\\]]+)\\], ([^,]+), (.+)$");
+  /** A status line ({@code -s}): {@code 2026-11-28 01:24:53:390 15 sec: 5000000 operations; ...}. */
+  private static final Pattern STATUS =
+      Pattern.compile("^(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d:\\d{3}) \\d+ sec: (\\d+) operations;");
+  private static final DateTimeFormatter STATUS_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss:SSS");
 
   /** YCSB's operation sections, in the order the report shows them. */
   static final List<String> OPERATIONS =
@@ -22,6 +29,8 @@ final class YcsbOutput {
   final String text;
   /** section -> metric -> value, in output order. */
   final Map<String, Map<String, String>> sections = new LinkedHashMap<>();
+  /** The status lines' times (epoch milliseconds) and operation counts, in output order. */
+  private final List<long[]> status = new ArrayList<>();
 
   YcsbOutput(String text) {
     this.text = text;
@@ -29,6 +38,12 @@ final class YcsbOutput {
       Matcher m = LINE.matcher(line.trim());
       if (m.matches()) {
         sections.computeIfAbsent(m.group(1), k -> new LinkedHashMap<>()).put(m.group(2).trim(), m.group(3).trim());
+        continue;
+      }
+      Matcher st = STATUS.matcher(line.trim());
+      if (st.find()) {
+        long at = LocalDateTime.parse(st.group(1), STATUS_TIME).toInstant(ZoneOffset.UTC).toEpochMilli();
+        status.add(new long[] {at, Long.parseLong(st.group(2))});
       }
     }
   }
@@ -49,6 +64,32 @@ final class YcsbOutput {
   /** Throughput of the run in operations per second, or NaN if it did not finish. */
   double throughput() {
     return metric("OVERALL", "Throughput(ops/sec)");
+  }
+
+  /**
+   * Throughput once the JVM has warmed up: the operations done from the first status line at least
+   * {@code warmupSeconds} after the first one to the last status line (YCSB's {@code -s}, printed
+   * every {@code status.interval} seconds and once at the end), per second of that span. A YCSB
+   * phase of a few seconds is mostly the JIT compiling the client, the binding and the store, which
+   * a long-running application pays once; this is the rate after it.
+   *
+   * @param warmupSeconds seconds from the first status line to leave out
+   * @return operations per second after the warm-up, or NaN if the output has no status lines or
+   *     the run ended less than a second after the warm-up
+   */
+  double throughputAfter(double warmupSeconds) {
+    if (status.isEmpty()) {
+      return Double.NaN;
+    }
+    long first = status.get(0)[0];
+    long[] last = status.get(status.size() - 1);
+    for (long[] line : status) {
+      if (line[0] - first >= warmupSeconds * 1000) {
+        long span = last[0] - line[0];
+        return span < 1000 ? Double.NaN : (last[1] - line[1]) * 1000.0 / span;
+      }
+    }
+    return Double.NaN;
   }
 
   /**

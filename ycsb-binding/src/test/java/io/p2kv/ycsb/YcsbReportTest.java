@@ -66,4 +66,37 @@ class YcsbReportTest {
     assertTrue(problems.contains("completed 0 operations, expected 10"), problems.toString());
     assertEquals(Double.NaN, out.throughput());
   }
+  /** Status lines as YCSB's {@code -s} prints them: a start, then {@code (seconds, operations)} pairs. */
+  private static String status(long... secondsAndOps) {
+    StringBuilder sb = new StringBuilder("2026-11-28 01:24:37:460 0 sec: 0 operations; est completion in 0 second\n");
+    for (int i = 0; i < secondsAndOps.length; i += 2) {
+      long s = secondsAndOps[i];
+      sb.append(String.format("2026-11-28 01:24:%02d:460 %d sec: %d operations; 1.0 current ops/sec; [READ: Count=1]%n",
+          37 + s, s, secondsAndOps[i + 1]));
+    }
+    return sb.toString();
+  }
+
+  @Test
+  void shouldCountOnlyTheOperationsAfterTheWarmUp() {
+    // 100 operations in the first 4 s, then 900 in the 5 s after the first line 4 s in.
+    YcsbOutput out = new YcsbOutput(status(2, 40, 4, 100, 6, 500, 9, 1000) + "[OVERALL], Throughput(ops/sec), 111.1\n");
+    assertEquals(180.0, out.throughputAfter(4), 1e-9);
+    assertEquals(1000 / 9.0, out.throughputAfter(0), 1e-9);
+    assertEquals(Double.NaN, out.throughputAfter(9)); // nothing measured after it
+    assertEquals(Double.NaN, new YcsbOutput("[OVERALL], Throughput(ops/sec), 5\n").throughputAfter(4));
+  }
+
+  @Test
+  void shouldAddTheSteadyTableWhenTheRunsHadAWarmUp() throws IOException {
+    run("p2kv-t32-d-r1.txt", 100, "READ", 10, status(4, 100, 9, 1100));
+    run("rocksdb-t32-d-r1.txt", 100, "READ", 10, status(4, 100, 9, 600));
+    String md = YcsbReport.render(raw, Path.of("workloads"), null);
+    assertTrue(!md.contains("after the first"), md); // no warm-up in meta.txt: no table
+    Files.writeString(raw.resolve("meta.txt"), "threads: 32\nwarmup: 4 s\n");
+    md = YcsbReport.render(raw, Path.of("workloads"), null);
+    assertTrue(md.contains("| D | 32 | 100 | 100 | 1.00x | 1.00x | 1.5x | **missed** |"), md);
+    assertTrue(md.contains("## Throughput after the first 4 s"), md);
+    assertTrue(md.contains("| D | 32 | 200 | 100 | 2.00x | 2.00x | 1.5x | met |"), md);
+  }
 }
