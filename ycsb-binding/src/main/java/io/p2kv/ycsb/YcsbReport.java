@@ -197,13 +197,8 @@ public final class YcsbReport {
         if (p.isEmpty() && b.isEmpty()) {
           continue;
         }
-        double pt = median(p, r -> r.output.throughput());
-        double bt = median(b, r -> r.output.throughput());
-        double ratio = pt / bt;
-        String verdict = Double.isNaN(ratio) ? "" : ratio >= target(phase) ? "met" : "**missed**";
-        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %.1fx | %s | %s / %s |%n",
-            workloadName(phase), t, ops(pt), ops(bt), times(ratio), roundRatios(p, b), target(phase), verdict,
-            maxOthers(others, p), maxOthers(others, b)));
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s / %s |%n", workloadName(phase), t,
+            throughputCells(p, b, phase, r -> r.output.throughput()), maxOthers(others, p), maxOthers(others, b)));
         for (Run r : concat(p, b)) {
           for (String problem : r.output.problems(-1, false)) {
             problems.add(r.label + " t=" + r.threads + " " + workloadName(r.phase) + " round " + r.round + ": " + problem);
@@ -322,15 +317,10 @@ public final class YcsbReport {
       for (int t : threads) {
         List<Run> p = rounds(runs, "p2kv", t, phase);
         List<Run> b = rounds(runs, "rocksdb", t, phase);
-        double pt = median(p, steady);
-        double bt = median(b, steady);
-        if (Double.isNaN(pt) && Double.isNaN(bt)) {
-          continue;
+        if (Double.isNaN(median(p, steady)) && Double.isNaN(median(b, steady))) {
+          continue; // no status lines: runs without a warm-up
         }
-        double ratio = pt / bt;
-        String verdict = Double.isNaN(ratio) ? "" : ratio >= target(phase) ? "met" : "**missed**";
-        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %.1fx | %s |%n",
-            workloadName(phase), t, ops(pt), ops(bt), times(ratio), roundRatios(p, b, steady), target(phase), verdict));
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s |%n", workloadName(phase), t, throughputCells(p, b, phase, steady)));
       }
     }
     return md.toString();
@@ -342,12 +332,22 @@ public final class YcsbReport {
     return out;
   }
 
-  /** "1.2x-1.6x": the range of round i of p2kv over round i of the baseline. */
-  private static String roundRatios(List<Run> p, List<Run> b) {
-    return roundRatios(p, b, r -> r.output.throughput());
+  /**
+   * The cells both throughput tables share, for one phase and thread count: the medians of p2kv and
+   * the baseline, their ratio, the rounds' ratios, the target and the verdict.
+   *
+   * @param metric the throughput of a run (whole phase, or after the warm-up)
+   */
+  private static String throughputCells(List<Run> p, List<Run> b, String phase, ToDoubleFunction<Run> metric) {
+    double pt = median(p, metric);
+    double bt = median(b, metric);
+    double ratio = pt / bt;
+    String verdict = Double.isNaN(ratio) ? "" : ratio >= target(phase) ? "met" : "**missed**";
+    return String.format(Locale.ROOT, "%s | %s | %s | %s | %.1fx | %s",
+        ops(pt), ops(bt), times(ratio), roundRatios(p, b, metric), target(phase), verdict);
   }
 
-  /** The same for another throughput metric. */
+  /** "1.2x-1.6x": the range of round i of p2kv over round i of the baseline, by {@code metric}. */
   private static String roundRatios(List<Run> p, List<Run> b, ToDoubleFunction<Run> metric) {
     double min = Double.POSITIVE_INFINITY;
     double max = Double.NEGATIVE_INFINITY;

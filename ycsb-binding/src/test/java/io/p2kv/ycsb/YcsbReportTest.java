@@ -1,6 +1,7 @@
 package io.p2kv.ycsb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -66,6 +67,7 @@ class YcsbReportTest {
     assertTrue(problems.contains("completed 0 operations, expected 10"), problems.toString());
     assertEquals(Double.NaN, out.throughput());
   }
+
   /** Status lines as YCSB's {@code -s} prints them: a start, then {@code (seconds, operations)} pairs. */
   private static String status(long... secondsAndOps) {
     StringBuilder sb = new StringBuilder("2026-11-28 01:24:37:460 0 sec: 0 operations; est completion in 0 second\n");
@@ -92,7 +94,7 @@ class YcsbReportTest {
     run("p2kv-t32-d-r1.txt", 100, "READ", 10, status(4, 100, 9, 1100));
     run("rocksdb-t32-d-r1.txt", 100, "READ", 10, status(4, 100, 9, 600));
     String md = YcsbReport.render(raw, Path.of("workloads"), null);
-    assertTrue(!md.contains("after the first"), md); // no warm-up in meta.txt: no table
+    assertFalse(md.contains("after the first"), md); // no warm-up in meta.txt: no table
     Files.writeString(raw.resolve("meta.txt"), "threads: 32\nwarmup: 4 s\n");
     md = YcsbReport.render(raw, Path.of("workloads"), null);
     assertTrue(md.contains("| D | 32 | 100 | 100 | 1.00x | 1.00x | 1.5x | **missed** |"), md);
