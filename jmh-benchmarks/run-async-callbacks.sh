@@ -32,9 +32,9 @@ run() { # name threads pattern params...
 }
 
 if [ "$ONLY" = p2kv ]; then
-  run put 16 'PutBenchmark.asyncPutCallback$' -p shards=1 -p maxBatch=32 -p valueBytes=112 -p durability=WAL
+  run put 16 'PutBenchmark.asyncPutCallback$' -p shards=1 -p maxBatch=128 -p valueBytes=112 -p durability=WAL
 else
-  run put 16 'PutBenchmark.asyncPutCallback(Parking)?$|RocksDbPutBenchmark.put$' -p shards=1 -p maxBatch=32 -p valueBytes=112 \
+  run put 16 'PutBenchmark.asyncPutCallback(Parking)?$|RocksDbPutBenchmark.put$' -p shards=1 -p maxBatch=128 -p valueBytes=112 \
     -p durability=WAL -p baseline=rocksdb-unordered
   run limit 1 'BatchLimitBenchmark.writeBatchOf32$' -p valueBytes=112 -p durability=WAL
 fi

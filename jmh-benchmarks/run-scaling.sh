@@ -30,7 +30,7 @@ run() { # name cpus pattern params...
   flock -x "$LOCK" "${cmd[@]}" >"$RAW/$name.log" 2>&1
 }
 
-PUT='-t 16 -p shards=1,2,4 -p maxBatch=32 -p valueBytes=112 -p durability=WAL'
+PUT='-t 16 -p shards=1,2,4 -p maxBatch=128 -p valueBytes=112 -p durability=WAL'
 GET='-t 16 -p keys=1000000 -p shards=1,2,4 -p readPath=DIRECT -p distribution=uniform -p separation=none'
 SCAN='-t 4 -p keys=500000 -p length=100 -p shards=1,2,4 -p partitioning=hash -p separation=none'
 

@@ -51,24 +51,24 @@ step() { # step NAME JAVA-BINARY JMH-ARGS...
 START=$(date +%s)
 W128="-p valueBytes=112 -p durability=WAL"
 # Writes, 16 callers, 128-byte pairs: p2kv sync/async and every baseline, plus the batching limit.
-step put-sync-16     "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1,2,4 -p maxBatch=32 $W128
+step put-sync-16     "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1,2,4 -p maxBatch=128 $W128
 step put-nobatch-16  "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1 -p maxBatch=1 $W128
 # The hand-off: sync callers parking at once (0) against yielding first (the default, 50 us).
-step put-handoff-1   "$JAVA" 'PutBenchmark.syncPut$'   -t 1 -p shards=1 -p maxBatch=32 -p yieldWaitNanos=0 $W128
-step put-handoff-16  "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1 -p maxBatch=32 -p yieldWaitNanos=0 $W128
-step put-async-16    "$JAVA" 'PutBenchmark.asyncPut'   -t 16 -p shards=1,2 -p maxBatch=32 $W128
+step put-handoff-1   "$JAVA" 'PutBenchmark.syncPut$'   -t 1 -p shards=1 -p maxBatch=128 -p yieldWaitNanos=0 $W128
+step put-handoff-16  "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1 -p maxBatch=128 -p yieldWaitNanos=0 $W128
+step put-async-16    "$JAVA" 'PutBenchmark.asyncPut'   -t 16 -p shards=1,2 -p maxBatch=128 $W128
 step rocks-put-16    "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb,rocksdb-pipelined,rocksdb-unordered,rocksdb-x2,rocksdb-x4 $W128
 step batch-limit     "$JAVA" 'BatchLimitBenchmark'     -p valueBytes=112,1024 -p durability=WAL,SYNC
 # 1 and 64 callers.
-step put-sync-1-64   "$JAVA" 'PutBenchmark.syncPut$'   -t 1 -p shards=1 -p maxBatch=32 $W128
+step put-sync-1-64   "$JAVA" 'PutBenchmark.syncPut$'   -t 1 -p shards=1 -p maxBatch=128 $W128
 step rocks-put-1     "$JAVA" 'RocksDbPutBenchmark'     -t 1 -p baseline=rocksdb $W128
-step put-sync-64     "$JAVA" 'PutBenchmark.syncPut$'   -t 64 -p shards=1 -p maxBatch=32 $W128
+step put-sync-64     "$JAVA" 'PutBenchmark.syncPut$'   -t 64 -p shards=1 -p maxBatch=128 $W128
 step rocks-put-64    "$JAVA" 'RocksDbPutBenchmark'     -t 64 -p baseline=rocksdb $W128
 # Durable writes (fsync per batch vs per write) and 1 KB values.
-step put-durable-16  "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1 -p maxBatch=32 -p valueBytes=112 -p durability=SYNC
-step put-durable-async-16 "$JAVA" 'PutBenchmark.asyncPutCallback$' -t 16 -p shards=1 -p maxBatch=32 -p valueBytes=112 -p durability=SYNC
+step put-durable-16  "$JAVA" 'PutBenchmark.syncPut$'   -t 16 -p shards=1 -p maxBatch=128 -p valueBytes=112 -p durability=SYNC
+step put-durable-async-16 "$JAVA" 'PutBenchmark.asyncPutCallback$' -t 16 -p shards=1 -p maxBatch=128 -p valueBytes=112 -p durability=SYNC
 step rocks-durable   "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb -p valueBytes=112 -p durability=SYNC
-step put-1k-16       "$JAVA" 'PutBenchmark.(syncPut|asyncPutCallback)$' -t 16 -p shards=1 -p maxBatch=32 -p valueBytes=1024 -p durability=WAL
+step put-1k-16       "$JAVA" 'PutBenchmark.(syncPut|asyncPutCallback)$' -t 16 -p shards=1 -p maxBatch=128 -p valueBytes=1024 -p durability=WAL
 step rocks-1k-16     "$JAVA" 'RocksDbPutBenchmark'     -t 16 -p baseline=rocksdb,rocksdb-unordered -p valueBytes=1024 -p durability=WAL
 # Reads over a preloaded, compacted store.
 step get-16          "$JAVA" 'GetBenchmark.(p2kvGet|rocksGet)$' -t 16 -p keys=$KEYS -p shards=1 -p readPath=DIRECT,WORKER -p distribution=uniform,zipfian

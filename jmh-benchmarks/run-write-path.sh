@@ -32,7 +32,7 @@ run() { # java name threads pattern params...
   "${cmd[@]}" >"$RAW/$name-r$ROUND.log" 2>&1
 }
 
-P2KV='-p shards=1 -p maxBatch=32 -p valueBytes=112 -p baseline=rocksdb'
+P2KV='-p shards=1 -p maxBatch=128 -p valueBytes=112 -p baseline=rocksdb'
 run "$JAVA" durable-t16 16 'PutBenchmark.(syncPut|asyncPutCallback)$|RocksDbPutBenchmark.put$' $P2KV -p durability=SYNC
 run "$JAVA" durable-t1 1 'PutBenchmark.syncPut$|RocksDbPutBenchmark.put$' $P2KV -p durability=SYNC
 run "$JAVA" wal-t1 1 'PutBenchmark.syncPut$|RocksDbPutBenchmark.put$' $P2KV -p durability=WAL

@@ -35,11 +35,11 @@ JAVA=${JAVA:-java}
 THREADS=${THREADS:-"8 32"}
 ROUNDS=${ROUNDS:-3}
 # The one configuration of the committed comparison: p2kv's defaults on this machine (1 shard on
-# 2 cores, maxBatch 32, direct reads, the adaptive size-aware value separation), stated explicitly
+# 2 cores, maxBatch 128, direct reads, the adaptive size-aware value separation), stated explicitly
 # where they are settings so the report shows them. No p2kv.valueseparation: p2kv uses its default
 # policy and the baseline keeps every value inline, as a user of plain RocksDB runs it. Add
 # p2kv.valueseparation=none to compare with values inline on both sides.
-P2KV_PROPS=${P2KV_PROPS:-"p2kv.shards=1 p2kv.readpath=direct p2kv.maxbatch=32 p2kv.sync=false p2kv.memorybudgetmb=512"}
+P2KV_PROPS=${P2KV_PROPS:-"p2kv.shards=1 p2kv.readpath=direct p2kv.maxbatch=128 p2kv.sync=false p2kv.memorybudgetmb=512"}
 PHASES=${PHASES:-"load a b c d e f"}
 WARMUP=${WARMUP:-0}
 JVM_OPTS=${JVM_OPTS:-"-Xms1g -Xmx1g"}

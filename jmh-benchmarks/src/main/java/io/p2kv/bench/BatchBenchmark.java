@@ -54,7 +54,7 @@ public class BatchBenchmark {
 
   @Setup(Level.Trial)
   public void open() {
-    store = Stores.open(shards, 32, Durability.valueOf(durability), ReadPath.DIRECT);
+    store = Stores.open(shards, Stores.MAX_BATCH, Durability.valueOf(durability), ReadPath.DIRECT);
   }
 
   @TearDown(Level.Trial)

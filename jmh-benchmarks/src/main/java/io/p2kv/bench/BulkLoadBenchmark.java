@@ -53,7 +53,7 @@ public class BulkLoadBenchmark {
 
   @Setup(Level.Trial)
   public void open() {
-    store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT);
+    store = Stores.open(shards, Stores.MAX_BATCH, Durability.WAL, ReadPath.DIRECT);
     rnd = new SplittableRandom(42);
     prefix = BenchData.value(40, rnd);
     value = BenchData.value(100, rnd);

@@ -68,7 +68,7 @@ public class CutBenchmark {
 
   @Setup(Level.Trial)
   public void open() {
-    store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT);
+    store = Stores.open(shards, Stores.MAX_BATCH, Durability.WAL, ReadPath.DIRECT);
     Stores.preload(store, keys, 112);
     checkpoints = BenchData.tempDir("p2kv-bench-checkpoints");
   }

@@ -67,7 +67,7 @@ public class GetBenchmark {
 
     @Setup(Level.Trial)
     public void open(KeyChoice data) {
-      store = Stores.open(shards, 32, Durability.WAL, ReadPath.valueOf(readPath), 50_000, Stores.separation(separation), cache);
+      store = Stores.open(shards, Stores.MAX_BATCH, Durability.WAL, ReadPath.valueOf(readPath), 50_000, Stores.separation(separation), cache);
       Stores.preload(store, data.keys, 112);
     }
 

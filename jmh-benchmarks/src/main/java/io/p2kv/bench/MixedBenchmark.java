@@ -76,7 +76,7 @@ public class MixedBenchmark {
 
     @Setup(Level.Trial)
     public void open(Mix mix) {
-      store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT, yieldWaitNanos, ValueSeparation.none(), cache);
+      store = Stores.open(shards, Stores.MAX_BATCH, Durability.WAL, ReadPath.DIRECT, yieldWaitNanos, ValueSeparation.none(), cache);
       Stores.preload(store, mix.keys, 112);
     }
 

@@ -43,7 +43,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * sync=true} baseline in one JMH run.
  *
  * <p>Run: {@code java -jar jmh-benchmarks/target/benchmarks.jar PutBenchmark -t 16 -p shards=1
- * -p maxBatch=32 -p valueBytes=112 -p durability=WAL -prof gc}
+ * -p maxBatch=128 -p valueBytes=112 -p durability=WAL -prof gc}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -57,7 +57,7 @@ public class PutBenchmark {
   public int shards;
 
   /** Most operations per engine call; 1 turns batching off. */
-  @Param({"32", "1"})
+  @Param({"128", "1"})
   public int maxBatch;
 
   /** Value size (keys are 16 bytes). */

@@ -19,6 +19,9 @@ public final class Stores {
   /** The memory budget every benchmark gives p2kv and the baselines alike (p2kv's default). */
   public static final long MEMORY_BUDGET_BYTES = 512L << 20;
 
+  /** p2kv's default {@code maxBatch}, for benchmarks that do not vary it. */
+  public static final int MAX_BATCH = 128;
+
   /**
    * A p2kv store in a fresh temporary directory, every value inline: the same placement as the
    * plain-RocksDB baselines, so that the suite measures the p2KVS framework and nothing else

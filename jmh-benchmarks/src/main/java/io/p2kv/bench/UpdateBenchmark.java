@@ -106,7 +106,7 @@ public class UpdateBenchmark {
 
     @Setup(Level.Trial)
     public void open(KeyChoice data) {
-      store = Stores.open(shards, 32, Durability.WAL, ReadPath.DIRECT, 50_000, ValueSeparation.none(), cache);
+      store = Stores.open(shards, Stores.MAX_BATCH, Durability.WAL, ReadPath.DIRECT, 50_000, ValueSeparation.none(), cache);
       Stores.preload(store, data.keys, VALUE_BYTES);
     }
 

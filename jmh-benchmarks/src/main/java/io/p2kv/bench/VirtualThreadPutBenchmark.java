@@ -58,6 +58,10 @@ public class VirtualThreadPutBenchmark {
   @Param({"50000"})
   public long yieldWaitNanos;
 
+  /** p2kv's maxBatch (default 128). */
+  @Param({"128"})
+  public int maxBatch;
+
   P2kv store;
   RocksBaseline db;
   ExecutorService executor;
@@ -73,7 +77,7 @@ public class VirtualThreadPutBenchmark {
     }
     value = BenchData.value(112, new SplittableRandom(3));
     if (target.equals("p2kv")) {
-      store = Stores.open(1, 32, Durability.WAL, ReadPath.DIRECT, yieldWaitNanos);
+      store = Stores.open(1, maxBatch, Durability.WAL, ReadPath.DIRECT, yieldWaitNanos);
     } else {
       db = RocksBaseline.open("rocksdb", Durability.WAL, Stores.MEMORY_BUDGET_BYTES);
     }

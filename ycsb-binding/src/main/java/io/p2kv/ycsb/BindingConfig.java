@@ -26,7 +26,7 @@ import java.util.TreeSet;
  *       false = {@link Durability#WAL}</td></tr>
  *   <tr><td>{@code p2kv.memorybudgetmb}</td><td>512</td><td>both</td></tr>
  *   <tr><td>{@code p2kv.shards}</td><td>p2kv's default (1 up to 3 cores)</td><td>p2kv</td></tr>
- *   <tr><td>{@code p2kv.maxbatch}</td><td>32</td><td>p2kv</td></tr>
+ *   <tr><td>{@code p2kv.maxbatch}</td><td>128</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.maxbatchbytes}</td><td>65536</td><td>p2kv</td></tr>
  *   <tr><td>{@code p2kv.maxdurablebatch}</td><td>1024</td><td>p2kv, with {@code p2kv.sync=true}:
  *       most writes per fsync, 1 to 65536</td></tr>
