@@ -1119,8 +1119,11 @@ public final class P2kv implements AutoCloseable {
    * changes the builder, so one builder can open several stores.
    */
   public static final class Builder {
+    /** The default of {@link #maxBatch(int)}. */
+    public static final int DEFAULT_MAX_BATCH = 128;
+
     private int shards;
-    private int maxBatch = 128;
+    private int maxBatch = DEFAULT_MAX_BATCH;
     private long maxBatchBytes = 64 * 1024;
     private int maxDurableBatch = 1024;
     private long maxDurableBatchBytes = 1 << 20;
@@ -1166,7 +1169,7 @@ public final class P2kv implements AutoCloseable {
 
     /**
      * Most operations a worker merges into one engine call (write batch or multiGet). 1 turns
-     * batching off. Default 128. The cap binds only when more requests are queued than it allows
+     * batching off. Default {@value #DEFAULT_MAX_BATCH}. The cap binds only when more requests are queued than it allows
      * (many async puts in flight, or more blocked callers than the cap): a worker never waits
      * for a run to fill. Then a larger run costs the worker less per operation (RocksDB's cost
      * per write call is shared by more keys) and, since the queue is long anyway, shortens the

@@ -57,7 +57,7 @@ public class PutBenchmark {
   public int shards;
 
   /** Most operations per engine call; 1 turns batching off. */
-  @Param({"128", "1"})
+  @Param({"" + Stores.MAX_BATCH, "1"})
   public int maxBatch;
 
   /** Value size (keys are 16 bytes). */

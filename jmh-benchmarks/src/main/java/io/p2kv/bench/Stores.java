@@ -20,7 +20,7 @@ public final class Stores {
   public static final long MEMORY_BUDGET_BYTES = 512L << 20;
 
   /** p2kv's default {@code maxBatch}, for benchmarks that do not vary it. */
-  public static final int MAX_BATCH = 128;
+  public static final int MAX_BATCH = P2kv.Builder.DEFAULT_MAX_BATCH;
 
   /**
    * A p2kv store in a fresh temporary directory, every value inline: the same placement as the

@@ -58,8 +58,8 @@ public class VirtualThreadPutBenchmark {
   @Param({"50000"})
   public long yieldWaitNanos;
 
-  /** p2kv's maxBatch (default 128). */
-  @Param({"128"})
+  /** p2kv's maxBatch (default: p2kv's). */
+  @Param({"" + Stores.MAX_BATCH})
   public int maxBatch;
 
   P2kv store;

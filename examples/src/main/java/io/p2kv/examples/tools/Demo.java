@@ -362,8 +362,8 @@ final class Demo {
         rt.availableProcessors(), System.getProperty("os.name"), System.getProperty("os.version"),
         System.getProperty("os.arch"), System.getProperty("java.version"), System.getProperty("java.vm.vendor"),
         rt.maxMemory() >> 20);
-    out.printf(Locale.ROOT, "p2kv:      %d shard(s)%s, default batching, durability WAL, memory budget %d MiB, in %s%n",
-        store.shardCount(), options.shards() > 0 ? "" : " (the default for this machine)",
+    out.printf(Locale.ROOT, "p2kv:      %d shard(s)%s, maxBatch %d, durability WAL, memory budget %d MiB, in %s%n",
+        store.shardCount(), options.shards() > 0 ? "" : " (the default for this machine)", P2kv.Builder.DEFAULT_MAX_BATCH,
         MEMORY_BUDGET_BYTES >> 20, store.dir());
     out.println("RocksDB:   one plain instance with the options of one p2kv shard, used directly by the callers");
     out.println();
