@@ -12,6 +12,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Properties;
 import org.rocksdb.BlockBasedTableConfig;
@@ -24,6 +25,7 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.ConfigOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
+import org.rocksdb.HistogramType;
 import org.rocksdb.HyperClockCache;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.Options;
@@ -79,13 +81,15 @@ import org.rocksdb.WriteOptions;
  * the whole budget.
  *
  * <h2>Per-shard statistics</h2>
- * The shared {@link Statistics} sums every shard, so each shard also gets its own {@code
- * Statistics} chained to the shared one (RocksDB forwards every ticker and histogram of a chained
- * object to its parent): the shard's flush, compaction and blob-file write bytes come from its
- * own object, the store's totals stay in the shared one. Chosen over the {@code rocksdb.cfstats}
- * map property because its byte counts are exact (cfstats reports GB with six decimals) and
- * cumulative since open, and because flush and compaction tickers already include the blob files
- * they write, so write amplification needs no double-counting correction.
+ * Each shard has its own {@link Statistics}, read for its flush, compaction and blob-file write
+ * bytes, its blob cache hits and the reads the value-separation policy counts. Chosen over the
+ * {@code rocksdb.cfstats} map property because its byte counts are exact (cfstats reports GB with
+ * six decimals) and cumulative since open, and because flush and compaction tickers already include
+ * the blob files they write, so write amplification needs no double-counting correction. Only
+ * tickers are read, so the object records no histograms: a histogram also times its operation
+ * (a clock read per put and get), and together with a store-wide parent object that nothing read
+ * (every ticker counted twice) they took about 3 % of a lone caller's put in a profile
+ * (docs/benchmarks/WRITE-PATH.md, stop 46).
  *
  * <h2>Value separation</h2>
  * The store's initial {@link SeparationSettings} are set on each shard's options ({@link
@@ -117,8 +121,7 @@ import org.rocksdb.WriteOptions;
  *
  * <h2>Close order</h2>
  * Engines first (each closes its DB, then its write options, options and statistics, then calls
- * the tuning hook's {@code close}); then this factory: write-buffer manager, table filter, cache,
- * statistics.
+ * the tuning hook's {@code close}); then this factory: write-buffer manager, table filter, cache.
  */
 public final class RocksDbEngineFactory implements EngineFactory {
   static {
@@ -157,7 +160,6 @@ public final class RocksDbEngineFactory implements EngineFactory {
   private final long blobCacheBytes;
   private final ColumnFamilyOptions blobCacheCarrier;
   private final WriteBufferManager writeBufferManager;
-  private final Statistics statistics;
   private final BloomFilter bloomFilter;
   private boolean closed;
 
@@ -224,8 +226,6 @@ public final class RocksDbEngineFactory implements EngineFactory {
     this.cache = new HyperClockCache(cacheCapacity, 0, cacheShardBits(cacheCapacity), false);
     this.blobCacheCarrier = blobCacheBytes > 0 ? blobCacheCarrier(blobCacheBytes) : null;
     this.writeBufferManager = new WriteBufferManager(memtableBudget, cache);
-    this.statistics = new Statistics();
-    this.statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
     this.bloomFilter = new BloomFilter(10);
   }
 
@@ -344,7 +344,8 @@ public final class RocksDbEngineFactory implements EngineFactory {
   public Engine open(int shard, Path dir, boolean create) {
     Options options = newOptions();
     WriteOptions writeOptions = RocksDbEngine.writeOptionsFor(durability);
-    Statistics shardStatistics = new Statistics(statistics);
+    // Tickers only: nothing reads a histogram, and each one times its operation (see above).
+    Statistics shardStatistics = new Statistics(EnumSet.allOf(HistogramType.class));
     // The shard's own limiter on background writes: unpaced, except while the value-separation
     // tuner brings values back inline (RocksDbEngine#rewriteFilesBelow).
     RateLimiter rewritePace = RocksDbEngine.newRewritePace();
@@ -515,6 +516,5 @@ public final class RocksDbEngineFactory implements EngineFactory {
     if (blobCacheCarrier != null) {
       blobCacheCarrier.close();
     }
-    statistics.close();
   }
 }
