@@ -302,7 +302,10 @@ public final class StreamsBenchmark {
     try {
       StringBuilder result = new StringBuilder("RESULT");
       if (phase.equals("process")) {
+        await(firstOut, "the first output record");
+        Map<String, Long> cpuAtFirst = ThreadCpu.snapshot();
         await(done, "processing " + records + " records (processed " + out + ")");
+        Map<String, Long> cpuAtLast = ThreadCpu.snapshot();
         double seconds = (lastOutNanos.get() - firstOutNanos.get()) / 1e9;
         result.append(String.format(" processRecords=%d processSeconds=%.2f processRecordsPerSec=%.0f",
             out.get(), seconds, records / seconds));
@@ -310,6 +313,8 @@ public final class StreamsBenchmark {
         double secondHalf = (lastOutNanos.get() - halfOutNanos.get()) / 1e9;
         result.append(String.format(" processSecondHalfRecordsPerSec=%.0f", (records - records / 2) / secondHalf));
         result.append(memory("process"));
+        // CPU per record from the first output record to the last, by thread group
+        result.append(ThreadCpu.perRecord("process", cpuAtFirst, cpuAtLast, records));
       } else {
         await(restore.done, "restoring " + PARTITIONS + " partitions (" + restore.ended + " done)");
         long endNanos = restore.lastEnd.get();
