@@ -128,6 +128,14 @@ public final class ResultsReport {
   /** The suite runs p2kv at its default maxBatch. */
   private static final String MAX_BATCH = String.valueOf(Stores.MAX_BATCH);
 
+  /**
+   * A put benchmark's parameters at the settings the suite measures p2kv with (its default {@code
+   * maxBatch}, a 50 µs yield window), on top of {@code base}, with {@code shards} shards.
+   */
+  private static String[] atDefaults(String[] base, String shards) {
+    return concat(base, "shards", shards, "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000");
+  }
+
   private record Target(String what, double goal, Optional<Result> p2kv, Optional<Result> base, String baseName) {}
 
   private void targets(StringBuilder md) {
@@ -135,21 +143,21 @@ public final class ResultsReport {
     List<Target> ts = new ArrayList<>();
     Optional<Result> limit = find("BatchLimitBenchmark.writeBatchOf32", "valueBytes", "112", "durability", "WAL");
     Optional<Result> bestAsync = best(
-        find("PutBenchmark.asyncPut", concat(w, "shards", "1", "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000")),
-        find("PutBenchmark.asyncPutCallback", concat(w, "shards", "1", "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000")));
+        find("PutBenchmark.asyncPut", atDefaults(w, "1")),
+        find("PutBenchmark.asyncPutCallback", atDefaults(w, "1")));
     ts.add(new Target("async puts vs the WriteBatch-of-32 limit", 0.9, bestAsync, limit, "batch limit (1 thread, batches of 32)"));
     ts.add(new Target("async puts vs unordered_write", 1.2, bestAsync,
         find("RocksDbPutBenchmark.put", concat(w, "baseline", "rocksdb-unordered")), "rocksdb-unordered"));
     ts.add(new Target("sync puts vs default RocksDB", 2.0,
-        find("PutBenchmark.syncPut", concat(w, "shards", "1", "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000")),
+        find("PutBenchmark.syncPut", atDefaults(w, "1")),
         find("RocksDbPutBenchmark.put", concat(w, "baseline", "rocksdb")), "rocksdb"));
     String[] d = {"valueBytes", "112", "durability", "SYNC", "t", "16"};
     Optional<Result> rocksDurable = find("RocksDbPutBenchmark.put", concat(d, "baseline", "rocksdb"));
     ts.add(new Target("durable (fsync) sync puts vs RocksDB with sync writes (issue 19)", 2.0,
-        find("PutBenchmark.syncPut", concat(d, "shards", "1", "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000")),
+        find("PutBenchmark.syncPut", atDefaults(d, "1")),
         rocksDurable, "rocksdb, sync writes"));
     ts.add(new Target("durable (fsync) async puts, 64 in flight per caller, vs RocksDB with sync writes (issue 19)", 5.0,
-        find("PutBenchmark.asyncPutCallback", concat(d, "shards", "1", "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000")),
+        find("PutBenchmark.asyncPutCallback", atDefaults(d, "1")),
         rocksDurable, "rocksdb, sync writes"));
     Optional<Result> vthreads = find("VirtualThreadPutBenchmark.syncPuts", "target", "p2kv", "vthreads", "256");
     ts.add(new Target("sync puts from 256 virtual threads vs RocksDB from the same (issue 19)", 2.0, vthreads,
@@ -327,10 +335,10 @@ public final class ResultsReport {
       add(labels, values, b + " put", find("RocksDbPutBenchmark.put", concat(w, "baseline", b)));
     }
     for (String s : List.of("1", "2")) {
-      add(labels, values, "p2kv sync put x" + s, find("PutBenchmark.syncPut", concat(w, "shards", s, "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000")));
+      add(labels, values, "p2kv sync put x" + s, find("PutBenchmark.syncPut", atDefaults(w, s)));
     }
-    add(labels, values, "p2kv async put", find("PutBenchmark.asyncPut", concat(w, "shards", "1", "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000")));
-    add(labels, values, "p2kv async cb", find("PutBenchmark.asyncPutCallback", concat(w, "shards", "1", "maxBatch", MAX_BATCH, "yieldWaitNanos", "50000")));
+    add(labels, values, "p2kv async put", find("PutBenchmark.asyncPut", atDefaults(w, "1")));
+    add(labels, values, "p2kv async cb", find("PutBenchmark.asyncPutCallback", atDefaults(w, "1")));
     add(labels, values, "rocksdb get", find("GetBenchmark.rocksGet", "distribution", "uniform", "t", "16"));
     add(labels, values, "p2kv get direct", find("GetBenchmark.p2kvGet", "distribution", "uniform", "readPath", "DIRECT", "shards", "1", "t", "16"));
     add(labels, values, "p2kv get worker", find("GetBenchmark.p2kvGet", "distribution", "uniform", "readPath", "WORKER", "shards", "1", "t", "16"));
