@@ -1169,14 +1169,15 @@ public final class P2kv implements AutoCloseable {
 
     /**
      * Most operations a worker merges into one engine call (write batch or multiGet). 1 turns
-     * batching off. Default {@value #DEFAULT_MAX_BATCH}. The cap binds only when more requests are queued than it allows
-     * (many async puts in flight, or more blocked callers than the cap): a worker never waits
-     * for a run to fill. Then a larger run costs the worker less per operation (RocksDB's cost
-     * per write call is shared by more keys) and, since the queue is long anyway, shortens the
-     * wait of the requests behind it. The p2KVS paper caps runs at 32 to bound the latency of
-     * the run's first requests; on the 2-core reference machine 16 async callers with 64 puts in
-     * flight each ran about 10 % faster with 128 (docs/benchmarks/WRITE-PATH.md, stop 45).
-     * {@link #maxBatchBytes} bounds a run of large values.
+     * batching off. Default {@value #DEFAULT_MAX_BATCH}. The cap binds only when more requests
+     * are queued than it allows (many async puts in flight, or more blocked callers than the
+     * cap): a worker never waits for a run to fill. Then a larger run costs the worker less per
+     * operation (RocksDB's cost per write call is shared by more keys) and, since the queue is
+     * long anyway, shortens the wait of the requests behind it. The p2KVS paper caps runs at 32
+     * to bound the latency of the run's first requests; on the 2-core reference machine 16 async
+     * callers with 64 puts in flight each ran about 10 % faster with 128
+     * (docs/benchmarks/WRITE-PATH.md, stop 45). {@link #maxBatchBytes} bounds a run of large
+     * values.
      *
      * @param maxBatch 1 to 4096
      * @return this builder
