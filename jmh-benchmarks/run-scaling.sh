@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JAVA=${JAVA:-java}
-JAR=jmh-benchmarks/target/benchmarks.jar
+JAR=${JAR:-jmh-benchmarks/target/benchmarks.jar}
 RAW=${RAW:-docs/benchmarks/scaling-raw}
 ROUND=${ROUND:-}
 ITER=${ITER:--f 1 -wi 1 -w 2 -i 3 -r 2}

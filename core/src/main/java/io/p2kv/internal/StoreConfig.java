@@ -81,8 +81,9 @@ public record StoreConfig(
 
   /**
    * Serial CPU of an async put in a shard's worker role, in nanoseconds: RocksDB's cost per key
-   * (1,165 ns) plus its cost per engine write (2,262 ns) shared by a full batch of 32; measured on
-   * the 2-core reference machine (docs/benchmarks/SCALING.md, "The model's parameters").
+   * (1,165 ns) plus its cost per engine write (2,262 ns) shared by a full batch of 32; the first
+   * calibration on 2 cores (docs/benchmarks/SCALING.md, "The default shard count", which says why
+   * the second did not replace it).
    */
   static final double SERIAL_NANOS_PER_PUT = 1165 + 2262 / 32.0;
 

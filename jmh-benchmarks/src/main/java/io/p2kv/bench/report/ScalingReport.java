@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -113,8 +114,53 @@ public final class ScalingReport {
 
   // ------------------------------------------------------------------------------ reading
 
-  /** The results of one raw JSON file, each with the mean write batch from the log beside it. */
+  /**
+   * The results of one part of the run, each with the mean write batch its log printed. A part run
+   * in several rounds ({@code name.json}, {@code name-r2.json}, ...; {@code run-scaling.sh} with
+   * {@code ROUND}) gives, per trial, the round with the median throughput ({@link #medianRound}), so
+   * that the point's CPU split and batch are one run's, not a mix.
+   */
   List<Point> points(String name) throws IOException {
+    List<List<Point>> rounds = new ArrayList<>();
+    List<Point> first = roundPoints(name);
+    if (first.isEmpty()) {
+      return first;
+    }
+    rounds.add(first);
+    for (int r = 2; ; r++) {
+      List<Point> more = roundPoints(name + "-r" + r);
+      if (more.isEmpty()) {
+        break;
+      }
+      rounds.add(more);
+    }
+    List<Point> out = new ArrayList<>();
+    for (int i = 0; i < first.size(); i++) {
+      List<Point> trial = new ArrayList<>();
+      for (List<Point> round : rounds) {
+        if (i < round.size()) {
+          Point p = round.get(i);
+          if (!p.result().benchmark().equals(first.get(i).result().benchmark())
+              || !p.result().params().equals(first.get(i).result().params())) {
+            throw new IllegalStateException(name + ": trial " + i + " differs between rounds");
+          }
+          trial.add(p);
+        }
+      }
+      out.add(medianRound(trial));
+    }
+    return out;
+  }
+
+  /** Of one trial's rounds, the one with the median score (the lower of the middle two). */
+  static Point medianRound(List<Point> rounds) {
+    List<Point> sorted = new ArrayList<>(rounds);
+    sorted.sort(Comparator.comparingDouble(p -> p.result().score()));
+    return sorted.get((sorted.size() - 1) / 2);
+  }
+
+  /** The results of one raw JSON file, each with the mean write batch from the log beside it. */
+  private List<Point> roundPoints(String name) throws IOException {
     Path json = raw.resolve(name + ".json");
     if (!Files.exists(json)) {
       return List.of();

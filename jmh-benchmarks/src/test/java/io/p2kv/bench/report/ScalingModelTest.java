@@ -97,8 +97,9 @@ class ScalingModelTest {
 
   @Test
   void shouldBeTheRuleBehindTheStoresDefaultShardCount() {
-    // The async-put parameters of SCALING.md ("The model's parameters"): the core's closed form
-    // (StoreConfig.defaultShards) must pick what the model's search picks, for every core count.
+    // The first calibration's async-put parameters (SCALING.md, "The default shard count"): the
+    // core's closed form (StoreConfig.defaultShards) must pick what the model's search picks, for
+    // every core count.
     ScalingModel async = new ScalingModel("async puts", 1146, 0, 0, 1165, 2262, 1060, 484, 1.0, 64, 32, 0.87);
     for (int cores = 1; cores <= 128; cores++) {
       assertEquals(async.fewestShardsNearBest(cores, 16, 16, 0.05), StoreConfig.defaultShards(cores), cores + " cores");

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link ScalingReport}: RocksDB's per-key and per-write costs fitted from runs at several batch
  * sizes, the mean write batch of each trial read from a JMH log in trial order, the put model's
- * split of the worker's CPU, and the generated section spliced into SCALING.md between its markers.
+ * split of the worker's CPU, the median round of a part run several times, and the generated
+ * section spliced into SCALING.md between its markers.
  */
 class ScalingReportTest {
   @Test
@@ -42,6 +43,43 @@ class ScalingReportTest {
     assertEquals(31.99, b.get(0), 1e-9);
     assertTrue(Double.isNaN(b.get(1)));
     assertEquals(2.29, b.get(2), 1e-9);
+  }
+
+  @Test
+  void shouldTakeEachTrialFromTheRoundWithTheMedianThroughput(@TempDir Path dir) throws Exception {
+    // three rounds of two trials; per trial the median round is a different one
+    double[][] scores = {{300, 500}, {100, 700}, {200, 600}};
+    for (int r = 0; r < 3; r++) {
+      String name = r == 0 ? "put-c2" : "put-c2-r" + (r + 1);
+      Files.writeString(dir.resolve(name + ".json"), "[" + trial(1, scores[r][0], r) + "," + trial(2, scores[r][1], r) + "]");
+      Files.write(dir.resolve(name + ".log"), List.of(
+          "# Benchmark: io.p2kv.bench.PutBenchmark.syncPut",
+          "# p2kv: mean write batch " + (r + 1) + ".5 over 10 engine writes, rejected offers 0",
+          "# Benchmark: io.p2kv.bench.PutBenchmark.syncPut",
+          "# p2kv: mean write batch " + (r + 1) + ".25 over 10 engine writes, rejected offers 0"));
+    }
+    List<ScalingReport.Point> points = new ScalingReport(dir).points("put-c2");
+    assertEquals(2, points.size());
+    // trial 1: 300, 100, 200 -> round 3 (200), with round 3's CPU and batch
+    assertEquals(200, points.get(0).result().score(), 1e-9);
+    assertEquals(3000, points.get(0).cpu("worker"), 1e-9);
+    assertEquals(3.5, points.get(0).meanBatch(), 1e-9);
+    assertEquals(1, points.get(0).shards());
+    // trial 2: 500, 700, 600 -> round 3 again (600); a single round is taken as it is
+    assertEquals(600, points.get(1).result().score(), 1e-9);
+    assertEquals(3.25, points.get(1).meanBatch(), 1e-9);
+    assertEquals(List.of(), new ScalingReport(dir).points("get-c2"));
+
+    // a round whose trials are not the first round's is refused, not mixed in
+    Files.writeString(dir.resolve("put-c2-r4.json"), "[" + trial(4, 1, 3) + "," + trial(2, 1, 3) + "]");
+    assertThrows(IllegalStateException.class, () -> new ScalingReport(dir).points("put-c2"));
+  }
+
+  /** A JMH JSON result of syncPut with {@code shards}, the score, and a worker CPU of 1000 x (round + 1). */
+  private static String trial(int shards, double score, int round) {
+    return "{\"benchmark\":\"io.p2kv.bench.PutBenchmark.syncPut\",\"threads\":16,\"params\":{\"shards\":\"" + shards
+        + "\"},\"primaryMetric\":{\"score\":" + score + ",\"scoreError\":1},\"secondaryMetrics\":{\"cpu.worker.ns/op\":{\"score\":"
+        + 1000 * (round + 1) + "}}}";
   }
 
   @Test
