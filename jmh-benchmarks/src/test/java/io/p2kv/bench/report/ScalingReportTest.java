@@ -48,7 +48,7 @@ class ScalingReportTest {
   @Test
   void shouldTakeEachTrialFromTheRoundWithTheMedianThroughput(@TempDir Path dir) throws Exception {
     // three rounds of two trials; per trial the median round is a different one
-    double[][] scores = {{300, 500}, {100, 700}, {200, 600}};
+    double[][] scores = {{300, 600}, {100, 500}, {200, 700}};
     for (int r = 0; r < 3; r++) {
       String name = r == 0 ? "put-c2" : "put-c2-r" + (r + 1);
       Files.writeString(dir.resolve(name + ".json"), "[" + trial(1, scores[r][0], r) + "," + trial(2, scores[r][1], r) + "]");
@@ -65,9 +65,12 @@ class ScalingReportTest {
     assertEquals(3000, points.get(0).cpu("worker"), 1e-9);
     assertEquals(3.5, points.get(0).meanBatch(), 1e-9);
     assertEquals(1, points.get(0).shards());
-    // trial 2: 500, 700, 600 -> round 3 again (600); a single round is taken as it is
+    // trial 2: 600, 500, 700 -> round 1 (600)
     assertEquals(600, points.get(1).result().score(), 1e-9);
-    assertEquals(3.25, points.get(1).meanBatch(), 1e-9);
+    assertEquals(1000, points.get(1).cpu("worker"), 1e-9);
+    assertEquals(1.25, points.get(1).meanBatch(), 1e-9);
+    assertEquals(2, points.get(1).shards());
+    // a part that was not run has no points
     assertEquals(List.of(), new ScalingReport(dir).points("get-c2"));
 
     // a round whose trials are not the first round's is refused, not mixed in
