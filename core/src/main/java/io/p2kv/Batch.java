@@ -101,6 +101,23 @@ public final class Batch {
     return Collections.unmodifiableList(ops);
   }
 
+  /**
+   * Reorders the operations by unsigned key; the operations on one key keep their order, so the
+   * batch does exactly what it did before. RocksDB inserts a batch's keys into its memtable faster
+   * in key order, each search starting where the last one ended: worth it for large batches of
+   * random keys.
+   *
+   * @return this batch
+   */
+  public Batch sortByKey() {
+    if (ops.size() > 1) {
+      Op[] sorted = P2kv.sortByKey(ops.toArray(new Op[0]));
+      ops.clear();
+      Collections.addAll(ops, sorted);
+    }
+    return this;
+  }
+
   long payloadBytes() {
     return payloadBytes;
   }

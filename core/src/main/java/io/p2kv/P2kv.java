@@ -1,6 +1,7 @@
 package io.p2kv;
 
 import io.p2kv.internal.Backups;
+import io.p2kv.internal.KeyOrder;
 import io.p2kv.internal.StoreConfig;
 import io.p2kv.internal.StoreCore;
 import io.p2kv.internal.StoreIterator;
@@ -630,6 +631,11 @@ public final class P2kv implements AutoCloseable {
       }
     }
     return null;
+  }
+
+  /** {@link Batch#sortByKey}'s sort: the API's files other than this one name no internal type. */
+  static Batch.Op[] sortByKey(Batch.Op[] ops) {
+    return KeyOrder.sort(ops);
   }
 
   static void checkBound(byte[] bound) {

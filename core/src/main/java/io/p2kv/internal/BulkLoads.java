@@ -94,7 +94,7 @@ final class BulkLoads {
    * shard i's writes.
    */
   static List<List<Batch.Op>> lastWriteOfEachKeyByShard(List<Batch.Op> ops, ShardSet shards) {
-    Batch.Op[] sorted = inKeyOrder(ops.toArray(new Batch.Op[0]));
+    Batch.Op[] sorted = KeyOrder.sort(ops.toArray(new Batch.Op[0]));
     List<List<Batch.Op>> parts = new ArrayList<>(shards.count());
     for (int i = 0; i < shards.count(); i++) {
       parts.add(new ArrayList<>(sorted.length / shards.count() + 16));
@@ -106,98 +106,6 @@ final class BulkLoads {
       parts.get(shards.indexOf(sorted[i].key())).add(sorted[i]); // no hash with one shard
     }
     return parts;
-  }
-
-  /**
-   * {@code ops} in unsigned key order, writes of one key in their given order (a stable sort). A
-   * batch's keys often share a long prefix (a table's or a partition's), which a comparison sort
-   * would compare again at each of its n log n comparisons: instead the keys are sorted by the 8
-   * bytes after their common prefix with a radix sort (stable, 8 passes at most, a pass skipped when
-   * all its digits are equal), and only runs of keys equal in those bytes are compared whole.
-   *
-   * @param ops the operations; reordered or replaced
-   * @return the operations in key order
-   */
-  static Batch.Op[] inKeyOrder(Batch.Op[] ops) {
-    int n = ops.length;
-    if (n < 2) {
-      return ops;
-    }
-    byte[] first = ops[0].key();
-    int common = first.length;
-    for (Batch.Op op : ops) {
-      byte[] k = op.key();
-      int m = Arrays.mismatch(first, 0, common, k, 0, Math.min(common, k.length));
-      if (m >= 0) {
-        common = m;
-      } else if (k.length < common) {
-        common = k.length;
-      }
-    }
-    long[] words = new long[n];
-    for (int i = 0; i < n; i++) {
-      words[i] = word(ops[i].key(), common);
-    }
-    Batch.Op[] opsOut = new Batch.Op[n];
-    long[] wordsOut = new long[n];
-    int[] counts = new int[256];
-    for (int shift = 0; shift < 64; shift += 8) {
-      Arrays.fill(counts, 0);
-      for (long w : words) {
-        counts[(int) (w >>> shift) & 0xFF]++;
-      }
-      if (counts[(int) (words[0] >>> shift) & 0xFF] == n) {
-        continue; // every key has the same digit here
-      }
-      for (int d = 0, start = 0; d < 256; d++) {
-        int c = counts[d];
-        counts[d] = start;
-        start += c;
-      }
-      for (int i = 0; i < n; i++) {
-        int at = counts[(int) (words[i] >>> shift) & 0xFF]++;
-        opsOut[at] = ops[i];
-        wordsOut[at] = words[i];
-      }
-      Batch.Op[] o = ops;
-      ops = opsOut;
-      opsOut = o;
-      long[] w = words;
-      words = wordsOut;
-      wordsOut = w;
-    }
-    // Keys equal in the compared bytes may differ after them (or in length): sort such runs whole.
-    for (int from = 0; from < n; ) {
-      int to = from + 1;
-      while (to < n && words[to] == words[from]) {
-        to++;
-      }
-      if (to - from > 1 && !inOrder(ops, from, to)) {
-        Arrays.sort(ops, from, to, (a, b) -> Arrays.compareUnsigned(a.key(), b.key())); // stable
-      }
-      from = to;
-    }
-    return ops;
-  }
-
-  /** Whether {@code ops[from, to)} are in key order already (a run of one key's writes usually is). */
-  private static boolean inOrder(Batch.Op[] ops, int from, int to) {
-    for (int i = from + 1; i < to; i++) {
-      if (Arrays.compareUnsigned(ops[i - 1].key(), ops[i].key()) > 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** The 8 bytes of {@code key} from {@code offset}, big-endian, zeros past its end. */
-  private static long word(byte[] key, int offset) {
-    long w = 0;
-    for (int i = 0; i < 8; i++) {
-      int at = offset + i;
-      w = w << 8 | (at < key.length ? key[at] & 0xFF : 0);
-    }
-    return w;
   }
 
   private void createStaging() {

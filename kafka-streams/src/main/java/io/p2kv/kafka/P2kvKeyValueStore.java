@@ -57,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * flushes at commit, which is all the durability Kafka Streams asks of a store: the changelog
  * holds every write, and an uncommitted one is restored from it. The buffer goes in key order:
  * RocksDB inserts a batch's keys into its memtable faster in key order, each insert starting where
- * the last one ended (see {@link #inKeyOrder}).
+ * the last one ended (see {@link #sortedBuffer}).
  *
  * <h2>Restores</h2>
  * Restored changelog records wait in a {@link RestoreBuffer} (a file in the task's state
@@ -465,24 +465,18 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     bufferedBytes = 0;
   }
 
-  /** The buffered writes as a batch in key order (see {@link #inKeyOrder}). */
-  private Batch sortedBuffer() {
-    return inKeyOrder(buffered.values().toArray(new Batch.Op[0]), keys.dataStart().length);
-  }
-
   /**
-   * A batch of {@code ops} in unsigned key order, writes of the same key in their given order (a
-   * stable sort): RocksDB inserts a batch's keys into its memtable faster in key order than in
-   * random order, as each insert starts its search where the last one ended. The keys share their
-   * first {@code prefix} bytes (the partition's data prefix), which the comparisons skip.
+   * The buffered writes as a batch in key order ({@link Batch#sortByKey}): RocksDB inserts a batch's
+   * keys into its memtable faster in key order than in random order, as each insert starts its
+   * search where the last one ended. The buffer holds one write per key, so the order of a key's
+   * writes does not arise.
    */
-  static Batch inKeyOrder(Batch.Op[] ops, int prefix) {
-    Arrays.sort(ops, (a, b) -> Arrays.compareUnsigned(a.key(), prefix, a.key().length, b.key(), prefix, b.key().length));
-    Batch batch = new Batch(ops.length);
-    for (Batch.Op op : ops) {
+  private Batch sortedBuffer() {
+    Batch batch = new Batch(buffered.size());
+    for (Batch.Op op : buffered.values()) {
       add(batch, op);
     }
-    return batch;
+    return batch.sortByKey();
   }
 
   /** Adds {@code op} to {@code batch}: a put, or a delete for a null value. */

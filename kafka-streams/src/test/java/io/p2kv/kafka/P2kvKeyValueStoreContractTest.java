@@ -404,39 +404,6 @@ class P2kvKeyValueStoreContractTest {
     }
   }
 
-  /** The buffer goes to p2kv in key order, each key's last write, whatever order the writes came in. */
-  @Test
-  void shouldWriteTheBufferInKeyOrderWithTheLastWriteOfEachKey() {
-    Batch.Op[] ops = {
-      new Batch.Op(new byte[] {(byte) 0x80}, new byte[] {1}),
-      new Batch.Op(new byte[] {0x01}, new byte[] {2}),
-      new Batch.Op(new byte[] {(byte) 0x80}, null),
-      new Batch.Op(new byte[] {0x01, 0x00}, new byte[] {3}),
-      new Batch.Op(new byte[] {0x01}, new byte[] {4}),
-    };
-    // The same keys behind a shared two-byte prefix, which the comparisons skip (below).
-    Batch.Op[] prefixed = new Batch.Op[ops.length];
-    for (int i = 0; i < ops.length; i++) {
-      byte[] k = new byte[ops[i].key().length + 2];
-      k[0] = 7;
-      k[1] = (byte) 0xF0;
-      System.arraycopy(ops[i].key(), 0, k, 2, ops[i].key().length);
-      prefixed[i] = new Batch.Op(k, ops[i].value());
-    }
-    List<String> written = new ArrayList<>();
-    for (Batch.Op op : P2kvKeyValueStore.inKeyOrder(ops, 0).ops()) {
-      written.add(Arrays.toString(op.key()) + "=" + Arrays.toString(op.value()));
-    }
-    // unsigned order (0x80 after 0x01), and a key's writes in the order they came (stable)
-    assertEquals(List.of("[1]=[2]", "[1]=[4]", "[1, 0]=[3]", "[-128]=[1]", "[-128]=null"), written);
-    // Behind the prefix: the same order.
-    List<String> writtenPrefixed = new ArrayList<>();
-    for (Batch.Op op : P2kvKeyValueStore.inKeyOrder(prefixed, 2).ops()) {
-      writtenPrefixed.add(Arrays.toString(Arrays.copyOfRange(op.key(), 2, op.key().length)) + "=" + Arrays.toString(op.value()));
-    }
-    assertEquals(written, writtenPrefixed);
-  }
-
   private static long flushedBytes(io.p2kv.P2kv p2kv) {
     return p2kv.stats().shards().stream().mapToLong(io.p2kv.ShardStats::flushWriteBytes).sum();
   }

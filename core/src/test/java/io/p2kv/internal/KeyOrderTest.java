@@ -8,11 +8,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link BulkLoads#inKeyOrder} against Java's stable merge sort by unsigned key: keys with and
+ * {@link KeyOrder#sort} against Java's stable merge sort by unsigned key: keys with and
  * without a shared prefix, of lengths around the 8 compared bytes, with repeats (whose given order
  * must be kept: the load keeps the last write of a key).
  */
-class BulkLoadsOrderTest {
+class KeyOrderTest {
   @Test
   void shouldOrderAsAStableSortByUnsignedKey() {
     Random rnd = new Random(42);
@@ -31,7 +31,7 @@ class BulkLoadsOrderTest {
       }
       Batch.Op[] expected = ops.clone();
       Arrays.sort(expected, (a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
-      Batch.Op[] actual = BulkLoads.inKeyOrder(ops.clone());
+      Batch.Op[] actual = KeyOrder.sort(ops.clone());
       for (int i = 0; i < n; i++) {
         String where = "round " + round + " (" + n + " keys): position " + i;
         assertSame(expected[i], actual[i], where);
