@@ -1,6 +1,5 @@
 package io.p2kv;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -8,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -65,12 +63,7 @@ class BatchSortByKeyTest {
           }
           store.write(batch.sortByKey());
         }
-        TreeMap<byte[], byte[]> stored = new TreeMap<>(Keys.UNSIGNED);
-        store.scan(new byte[0], Integer.MAX_VALUE).forEach(kv -> stored.put(kv.key(), kv.value()));
-        assertEquals(model.size(), stored.size());
-        for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
-          assertArrayEquals(e.getValue(), stored.get(e.getKey()), Arrays.toString(e.getKey()));
-        }
+        ModelLayouts.assertMatches(model, store.scan(new byte[0], Integer.MAX_VALUE), "after 20 sorted batches");
       }
     });
   }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.p2kv.Batch;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
