@@ -59,6 +59,38 @@ class P2kvStoreConfigTest {
     assertNull(SharedStore.find(tmp.resolve("state/dsl/p2kv")), "closed with its last store");
   }
 
+  /**
+   * What each shard's RocksDB was opened with, as RocksDB recorded it in the shard's OPTIONS file:
+   * the module's memtable filter and LZ4 at the bottom level (P2kvStoreConfig.tune), not the core's
+   * defaults (a 2 % filter, ZSTD).
+   */
+  @Test
+  void shouldOpenEveryShardWithTheModulesRocksDbSettings() throws Exception {
+    Properties p = props("opts");
+    p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, P2kvDslStoreSuppliers.class);
+    p.put(P2kvStores.SHARDS_CONFIG, 2);
+    try (TopologyTestDriver d = new TopologyTestDriver(countTopology(Materialized.as("counts")), p)) {
+      assertNotNull(SharedStore.find(tmp.resolve("state/opts/p2kv")));
+    }
+    org.rocksdb.RocksDB.loadLibrary();
+    for (String shard : new String[] {"shard-000", "shard-001"}) {
+      java.util.List<org.rocksdb.ColumnFamilyDescriptor> cfs = new java.util.ArrayList<>();
+      try (org.rocksdb.ConfigOptions config = new org.rocksdb.ConfigOptions();
+          org.rocksdb.DBOptions db = new org.rocksdb.DBOptions()) {
+        org.rocksdb.OptionsUtil.loadLatestOptions(config, tmp.resolve("state/opts/p2kv/" + shard).toString(), db, cfs);
+        org.rocksdb.ColumnFamilyOptions data = cfs.get(0).getOptions();
+        assertEquals("default", new String(cfs.get(0).getName(), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(org.rocksdb.CompressionType.LZ4_COMPRESSION, data.bottommostCompressionType(), shard);
+        assertEquals(org.rocksdb.CompressionType.LZ4_COMPRESSION, data.compressionType(), shard);
+        assertEquals(P2kvStoreConfig.MEMTABLE_BLOOM_RATIO, data.memtablePrefixBloomSizeRatio(), 1e-9, shard);
+        assertTrue(data.memtableWholeKeyFiltering(), shard);
+        for (org.rocksdb.ColumnFamilyDescriptor cf : cfs) {
+          cf.getOptions().close();
+        }
+      }
+    }
+  }
+
   @Test
   void shouldReadSettingsGivenAsStringsForASingleStore() {
     Properties p = props("single");
