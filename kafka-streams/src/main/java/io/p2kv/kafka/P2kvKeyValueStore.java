@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,7 +24,6 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
-import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
@@ -78,12 +76,17 @@ import org.slf4j.LoggerFactory;
  * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
  * Position} of the data written so far, in one atomic p2kv batch with the buffered writes they
  * cover, in the store's own key range; {@code init} reads the position back. Under exactly-once Kafka
- * Streams 4.3 commits stores only when a task is restored, suspended or closed, not at each
- * transaction (StreamTask.postCommit), so the store cannot keep uncommitted writes apart from
- * committed ones without holding every write of a running task in memory. It does what Kafka's
- * RocksDB store does instead: it marks the partition open when it opens and closed when it closes;
- * opening a partition still marked open (the process died) under exactly-once throws {@link
- * TaskCorruptedException}, and Kafka then wipes the task and restores it from the changelog.
+ * Streams (4.3, and 4.4 without {@code enable.transactional.statestores}) commits stores only when
+ * a task is restored, suspended or closed, not at each transaction (StreamTask.postCommit), so the
+ * store cannot keep uncommitted writes apart from committed ones without holding every write of a
+ * running task in memory. Like Kafka's RocksDB store, it marks the partition open when it opens and
+ * closed when it closes. Opening a partition still marked open (the process died) under
+ * exactly-once drops the partition's keys, offsets and status, as a wipe of the task would, and
+ * Kafka restores it from the changelog. The store drops it itself rather than reporting the task
+ * corrupted: with Kafka 4.4's {@code enable.transactional.statestores}, Kafka re-creates a corrupted
+ * task without wiping its directory, so the report would come again at every attempt (the
+ * application never reached RUNNING; P2kvStreamsBrokerTest). This store is not transactional in
+ * KIP-892's sense: with that setting a crash still costs the task's full restore.
  *
  * <h2>Life of a partition's data</h2>
  * A marker file in the task directory says the store's data belongs to that directory. Kafka
@@ -171,6 +174,16 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       keys = new StoreKeys(name, stateStoreContext.taskId().partition());
       Path marker = taskDir.toPath().resolve("p2kv-" + name);
       synchronized (s) {
+        if (eos && Files.exists(marker) && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
+          // Not closed: the process died, and under exactly-once the partition may hold writes of
+          // a transaction that never committed. Drop it as if Kafka had wiped the task, and Kafka
+          // restores it from the changelog (its offsets go too). The marker goes first, so a crash
+          // during the drop drops again.
+          Files.delete(marker);
+          LOG.warn("store {} of task {} was not closed (the process died); under exactly-once it may hold"
+              + " uncommitted writes, so its keys, offsets and status are dropped and restored from the changelog",
+              name, stateStoreContext.taskId());
+        }
         if (!Files.exists(marker)) {
           dropPartition();
           LOG.info("store {} of task {}: no marker in {}, dropped its keys, offsets and status",
@@ -182,10 +195,6 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       this.taskDir = taskDir.toPath();
       deleteRestoreFiles();
       restored = newRestoreBuffer();
-      if (eos && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
-        throw new TaskCorruptedException(Set.of(stateStoreContext.taskId()), new ProcessorStateException(
-            "store " + name + " was not closed (the process died); under exactly-once it may hold uncommitted writes"));
-      }
       store.put(keys.status(), OPEN);
       byte[] savedPosition = store.get(keys.position());
       if (savedPosition != null) {
@@ -196,9 +205,6 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     } catch (IOException e) {
       s.release();
       throw new ProcessorStateException("store " + name + ": cannot write its marker or delete its old restore files in " + taskDir, e);
-    } catch (TaskCorruptedException e) {
-      s.release();
-      throw e;
     } catch (RuntimeException e) {
       s.release();
       throw new ProcessorStateException("store " + name + ": cannot open in " + sharedDir, e);

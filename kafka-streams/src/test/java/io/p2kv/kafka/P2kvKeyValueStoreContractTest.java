@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +24,6 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.processor.TaskId;
@@ -408,26 +406,44 @@ class P2kvKeyValueStoreContractTest {
   }
 
   @Test
-  void shouldReportACrashedPartitionAsCorruptedUnderExactlyOnce() throws Exception {
+  void shouldDropACrashedPartitionUnderExactlyOnceAndKeepItUnderAtLeastOnce() throws Exception {
     Properties eos = props("app");
     eos.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 1);
     MockProcessorContext<Object, Object> ctx = taskContext(eos, 1);
     P2kvKeyValueStore crashed = open(ctx);
-    crashed.put(Bytes.wrap(new byte[] {1}), new byte[] {10}); // never closed: as if the process died
+    crashed.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
+    crashed.commit(Map.of(changelog, 7L)); // committed: data and offsets
+    crashed.put(Bytes.wrap(new byte[] {2}), new byte[] {20}); // never committed, never closed: the process died
     crashed.flush(); // as Kafka does before each commit: the write is in p2kv, the partition still open
-    P2kvKeyValueStore next = new P2kvKeyValueStore("kv");
-    assertThrows(TaskCorruptedException.class, () -> next.init(ctx.getStateStoreContext(), next));
-    assertEquals(false, next.isOpen());
 
-    // at-least-once keeps the writes: a restore from the committed offset replays the rest
-    P2kvKeyValueStore atLeastOnce = open(taskContext(props("app"), 1));
-    assertArrayEquals(new byte[] {10}, atLeastOnce.get(Bytes.wrap(new byte[] {1})));
+    // Under exactly-once the partition may hold a transaction that never committed: it is dropped,
+    // offsets included, so Kafka restores it from the changelog's start; the store is usable.
+    P2kvKeyValueStore next = open(ctx);
+    assertNull(next.get(Bytes.wrap(new byte[] {1})), "committed data dropped with the rest");
+    assertNull(next.get(Bytes.wrap(new byte[] {2})), "uncommitted data dropped");
+    assertNull(next.committedOffset(changelog), "no offset: the restore starts at the changelog's start");
+    assertEquals(0, next.approximateNumEntries());
+    assertTrue(Files.exists(tmp.resolve("state/app/0_1/p2kv-kv")), "the marker is written again");
+    next.put(Bytes.wrap(new byte[] {3}), new byte[] {30});
+    next.commit(Map.of(changelog, 3L));
+    next.close();
+    // Closed cleanly, it is kept.
+    P2kvKeyValueStore reopened = open(ctx);
+    assertArrayEquals(new byte[] {30}, reopened.get(Bytes.wrap(new byte[] {3})));
+    assertEquals(3L, reopened.committedOffset(changelog));
+    reopened.close();
+
+    // At-least-once keeps a crashed partition's writes: a restore from the committed offset replays the rest.
+    MockProcessorContext<Object, Object> alo = taskContext(props("app"), 2);
+    P2kvKeyValueStore crashedAlo = open(alo);
+    crashedAlo.put(Bytes.wrap(new byte[] {1}), new byte[] {11});
+    crashedAlo.flush();
+    P2kvKeyValueStore atLeastOnce = open(alo);
+    assertArrayEquals(new byte[] {11}, atLeastOnce.get(Bytes.wrap(new byte[] {1})));
     atLeastOnce.close();
+    crashedAlo.close();
     crashed.close();
-
-    P2kvKeyValueStore closedCleanly = open(ctx);
-    assertArrayEquals(new byte[] {10}, closedCleanly.get(Bytes.wrap(new byte[] {1})));
-    closedCleanly.close();
   }
 
   @Test

@@ -28,7 +28,7 @@ import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 
 /**
- * Kafka Streams 4.3.1 asks for rocksdbjni 10.1.3; one JVM has one rocksdbjni, and with p2kv it is
+ * Kafka Streams 4.4.0 asks for rocksdbjni 10.1.3; one JVM has one rocksdbjni, and with p2kv it is
  * 11.8.1. This proves what works on it: Kafka's own RocksDB key-value, window and session stores
  * beside p2kv stores in one topology, and what does not: a {@link RocksDBConfigSetter} that calls
  * one of the four option methods rocksdbjni removed after 10.1 (Kafka's options adapter still

@@ -59,7 +59,8 @@ final class SumApp {
   }
 
   /**
-   * args: bootstrap servers, state directory, input topic, output topic, application id. Prints
+   * args: bootstrap servers, state directory, input topic, output topic, application id, and
+   * optionally {@code transactional} for Kafka's {@code enable.transactional.statestores}. Prints
    * RUNNING once the application runs.
    */
   public static void main(String[] args) throws InterruptedException {
@@ -68,6 +69,9 @@ final class SumApp {
     // Transactions longer than a store's write buffer (1,000 writes), so a SIGKILL leaves
     // uncommitted writes in p2kv, not only in the buffer that dies with the process.
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 2000);
+    if (args.length > 5 && args[5].equals("transactional")) {
+      props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
+    }
     KafkaStreams streams = new KafkaStreams(topology(args[2], args[3]), props);
     CountDownLatch running = new CountDownLatch(1);
     streams.setStateListener((now, before) -> {
