@@ -66,9 +66,9 @@ record P2kvStoreConfig(int shards, long memoryBudgetBytes) {
    * <p>And LZ4 at the LSM-tree's bottom level too, instead of the core's ZSTD: a state store is
    * rebuilt from its changelog rather than kept for its bytes, and Kafka's own RocksDB stores
    * compress nothing. With a state of 12 M keys, where the shared store compacts into its bottom
-   * level while the aggregation runs, ZSTD's compression was most of the difference: RocksDB's
-   * background threads spent a median 0.73 us per record with ZSTD and 0.65 with LZ4 (4 rounds
-   * each; KAFKA-STREAMS.md, stop 48).
+   * level while the aggregation runs, RocksDB's background threads spent a median 0.73 us per
+   * record with ZSTD and 0.65 with LZ4 (4 rounds each; Kafka's stores 0.25; KAFKA-STREAMS.md, stop
+   * 48).
    */
   static void tune(int shard, org.rocksdb.Options options) {
     options.setMemtablePrefixBloomSizeRatio(MEMTABLE_BLOOM_RATIO).setMemtableWholeKeyFiltering(true);
