@@ -80,13 +80,14 @@ import org.slf4j.LoggerFactory;
  * a task is restored, suspended or closed, not at each transaction (StreamTask.postCommit), so the
  * store cannot keep uncommitted writes apart from committed ones without holding every write of a
  * running task in memory. Like Kafka's RocksDB store, it marks the partition open when it opens and
- * closed when it closes. Opening a partition still marked open (the process died) under
- * exactly-once drops the partition's keys, offsets and status, as a wipe of the task would, and
- * Kafka restores it from the changelog. The store drops it itself rather than reporting the task
+ * closed when it closes, but only after a commit: a close after uncommitted writes is a dirty one
+ * (Kafka commits a store before closing it cleanly). Opening a partition still marked open (the
+ * process died, or the task was closed dirty) under exactly-once drops the partition's keys,
+ * offsets and status, as a wipe of the task would, and Kafka restores it from the changelog. The store drops it itself rather than reporting the task
  * corrupted: with Kafka 4.4's {@code enable.transactional.statestores}, Kafka re-creates a corrupted
  * task without wiping its directory, so the report would come again at every attempt (the
  * application never reached RUNNING; P2kvStreamsBrokerTest). This store is not transactional in
- * KIP-892's sense: with that setting a crash still costs the task's full restore.
+ * KIP-892's sense: with that setting a crash or a task error still costs the task's full restore.
  *
  * <h2>Life of a partition's data</h2>
  * A marker file in the task directory says the store's data belongs to that directory. Kafka
@@ -127,6 +128,13 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    */
   private final Map<Bytes, Batch.Op> buffered = new HashMap<>();
   private long bufferedBytes;
+  /**
+   * Whether the store took a write since its last {@link #commit}; guarded by {@link #bufferLock}.
+   * {@link #close} marks the partition closed only if not: Kafka commits a store before it closes
+   * it cleanly, so a close after uncommitted writes is a dirty one (a task error), whose writes
+   * under exactly-once may belong to a transaction that aborts.
+   */
+  private boolean writtenSinceCommit;
   /** Checks each buffered write against p2kv's limits when it comes (an empty batch between uses). */
   private final Batch limitsCheck = new Batch();
   /**
@@ -432,6 +440,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     add(limitsCheck, op); // p2kv's limits, checked as the write comes
     buffered.put(key, op);
     bufferedBytes += storeKey.length + (value == null ? 0 : value.length);
+    writtenSinceCommit = true;
   }
 
   /** Writes the buffer to p2kv if it is full; the caller holds {@link #bufferLock}. */
@@ -552,6 +561,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       batch.put(keys.position(), bytes);
     }
     writeBuffer(batch);
+    writtenSinceCommit = false;
   }
 
   @Override
@@ -714,7 +724,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       }
       try {
         writeBuffer(new Batch());
-        store.put(keys.status(), CLOSED);
+        if (writtenSinceCommit) {
+          // A dirty close: Kafka did not commit first. Left marked open, so that under exactly-once
+          // the next init drops the partition and Kafka restores it. Kafka 4.4 with
+          // enable.transactional.statestores does not wipe a task it closed dirty.
+          LOG.info("store {} closed with writes after its last commit; left marked open", name);
+        } else {
+          store.put(keys.status(), CLOSED);
+        }
       } finally {
         restored.discard(); // empty unless the write failed: those records are restored again
         open = false;

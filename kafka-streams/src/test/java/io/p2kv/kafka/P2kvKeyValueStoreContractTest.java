@@ -406,12 +406,17 @@ class P2kvKeyValueStoreContractTest {
     return p2kv.stats().shards().stream().mapToLong(io.p2kv.ShardStats::flushWriteBytes).sum();
   }
 
-  @Test
-  void shouldDropACrashedPartitionUnderExactlyOnceAndKeepItUnderAtLeastOnce() throws Exception {
+  /** Task {@code partition}'s context in application "app" under exactly-once. */
+  private MockProcessorContext<Object, Object> exactlyOnceContext(int partition) throws java.io.IOException {
     Properties eos = props("app");
     eos.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    return taskContext(eos, partition);
+  }
+
+  @Test
+  void shouldDropACrashedPartitionUnderExactlyOnceAndKeepItUnderAtLeastOnce() throws Exception {
     TopicPartition changelog = new TopicPartition("app-kv-changelog", 1);
-    MockProcessorContext<Object, Object> ctx = taskContext(eos, 1);
+    MockProcessorContext<Object, Object> ctx = exactlyOnceContext(1);
     P2kvKeyValueStore crashed = open(ctx);
     crashed.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
     crashed.commit(Map.of(changelog, 7L)); // committed: data and offsets
@@ -445,6 +450,35 @@ class P2kvKeyValueStoreContractTest {
     atLeastOnce.close();
     crashedAlo.close();
     crashed.close();
+  }
+
+  /**
+   * A dirty close (a task error: Kafka closes the store without committing it first) under
+   * exactly-once: the writes since the last commit may belong to a transaction that aborts, and
+   * Kafka 4.4 with enable.transactional.statestores does not wipe the task. The partition stays
+   * marked open, so the next open drops it; a close after a commit keeps it.
+   */
+  @Test
+  void shouldDropAPartitionClosedWithUncommittedWritesUnderExactlyOnce() throws Exception {
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 3);
+    MockProcessorContext<Object, Object> ctx = exactlyOnceContext(3);
+    P2kvKeyValueStore clean = open(ctx);
+    clean.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
+    clean.commit(Map.of(changelog, 5L));
+    clean.close(); // clean: committed, then closed
+    P2kvKeyValueStore dirty = open(ctx);
+    assertArrayEquals(new byte[] {10}, dirty.get(Bytes.wrap(new byte[] {1})), "a clean close keeps the partition");
+    assertEquals(5L, dirty.committedOffset(changelog));
+    dirty.put(Bytes.wrap(new byte[] {2}), new byte[] {20});
+    dirty.close(); // dirty: written, not committed
+    P2kvKeyValueStore next = open(ctx);
+    assertNull(next.get(Bytes.wrap(new byte[] {1})), "dropped after a dirty close");
+    assertNull(next.get(Bytes.wrap(new byte[] {2})), "the uncommitted write too");
+    assertNull(next.committedOffset(changelog), "restored from the changelog's start");
+    next.close(); // nothing written since it opened: a clean close
+    P2kvKeyValueStore again = open(ctx);
+    assertNull(again.committedOffset(changelog));
+    again.close();
   }
 
   @Test

@@ -24,6 +24,8 @@ final class SumApp {
   static final String OUT = "sums";
   static final String STORE = "sums-store";
   static final String APP_ID = "p2kv-sum";
+  /** An amount that makes the first task to process it throw, once per JVM (option {@code failonce}). */
+  static final long POISON = 1_000_000;
 
   private SumApp() {}
 
@@ -59,9 +61,11 @@ final class SumApp {
   }
 
   /**
-   * args: bootstrap servers, state directory, input topic, output topic, application id, and
-   * optionally {@code transactional} for Kafka's {@code enable.transactional.statestores}. Prints
-   * RUNNING once the application runs.
+   * args: bootstrap servers, state directory, input topic, output topic, application id, then
+   * options: {@code transactional} for Kafka's {@code enable.transactional.statestores}; {@code
+   * failonce} to throw in the first task that processes {@link #POISON}, once, with the stream
+   * thread replaced (Kafka closes that thread's tasks dirty and runs them again). Prints RUNNING
+   * once the application runs.
    */
   public static void main(String[] args) throws InterruptedException {
     Properties props = props(args[0], Path.of(args[1]));
@@ -69,10 +73,31 @@ final class SumApp {
     // Transactions longer than a store's write buffer (1,000 writes), so a SIGKILL leaves
     // uncommitted writes in p2kv, not only in the buffer that dies with the process.
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 2000);
-    if (args.length > 5 && args[5].equals("transactional")) {
+    java.util.List<String> options = java.util.Arrays.asList(args).subList(5, args.length);
+    if (options.contains("transactional")) {
       props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
     }
-    KafkaStreams streams = new KafkaStreams(topology(args[2], args[3]), props);
+    Topology topology;
+    if (options.contains("failonce")) {
+      java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+      StreamsBuilder b = new StreamsBuilder();
+      b.stream(args[2], Consumed.with(Serdes.String(), Serdes.Long()))
+          .peek((k, v) -> {
+            if (v == POISON && failed.compareAndSet(false, true)) {
+              throw new IllegalStateException("injected failure at amount " + v);
+            }
+          })
+          .groupByKey(Grouped.with(Serdes.String(), Serdes.Long()))
+          .reduce(Long::sum, Materialized.as(STORE))
+          .toStream()
+          .to(args[3], Produced.with(Serdes.String(), Serdes.Long()));
+      topology = b.build();
+    } else {
+      topology = topology(args[2], args[3]);
+    }
+    KafkaStreams streams = new KafkaStreams(topology, props);
+    streams.setUncaughtExceptionHandler(
+        e -> org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD);
     CountDownLatch running = new CountDownLatch(1);
     streams.setStateListener((now, before) -> {
       if (now == KafkaStreams.State.RUNNING) {
