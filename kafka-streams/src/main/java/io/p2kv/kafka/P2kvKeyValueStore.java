@@ -83,11 +83,12 @@ import org.slf4j.LoggerFactory;
  * closed when it closes, but only after a commit: a close after uncommitted writes is a dirty one
  * (Kafka commits a store before closing it cleanly). Opening a partition still marked open (the
  * process died, or the task was closed dirty) under exactly-once drops the partition's keys,
- * offsets and status, as a wipe of the task would, and Kafka restores it from the changelog. The store drops it itself rather than reporting the task
- * corrupted: with Kafka 4.4's {@code enable.transactional.statestores}, Kafka re-creates a corrupted
- * task without wiping its directory, so the report would come again at every attempt (the
- * application never reached RUNNING; P2kvStreamsBrokerTest). This store is not transactional in
- * KIP-892's sense: with that setting a crash or a task error still costs the task's full restore.
+ * offsets and status, as a wipe of the task would, and Kafka restores it from the changelog. The
+ * store drops it itself rather than reporting the task corrupted: with Kafka 4.4's {@code
+ * enable.transactional.statestores}, Kafka re-creates a corrupted task without wiping its
+ * directory, so the report would come again at every attempt (the application never reached
+ * RUNNING; P2kvStreamsBrokerTest). This store is not transactional in KIP-892's sense: with that
+ * setting a crash or a task error still costs the task's full restore.
  *
  * <h2>Life of a partition's data</h2>
  * A marker file in the task directory says the store's data belongs to that directory. Kafka
@@ -182,17 +183,19 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       keys = new StoreKeys(name, stateStoreContext.taskId().partition());
       Path marker = taskDir.toPath().resolve("p2kv-" + name);
       synchronized (s) {
-        if (eos && Files.exists(marker) && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
+        boolean marked = Files.exists(marker);
+        if (marked && eos && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
           // Not closed: the process died, and under exactly-once the partition may hold writes of
           // a transaction that never committed. Drop it as if Kafka had wiped the task, and Kafka
           // restores it from the changelog (its offsets go too). The marker goes first, so a crash
           // during the drop drops again.
           Files.delete(marker);
+          marked = false;
           LOG.warn("store {} of task {} was not closed (the process died); under exactly-once it may hold"
               + " uncommitted writes, so its keys, offsets and status are dropped and restored from the changelog",
               name, stateStoreContext.taskId());
         }
-        if (!Files.exists(marker)) {
+        if (!marked) {
           dropPartition();
           LOG.info("store {} of task {}: no marker in {}, dropped its keys, offsets and status",
               name, stateStoreContext.taskId(), taskDir);

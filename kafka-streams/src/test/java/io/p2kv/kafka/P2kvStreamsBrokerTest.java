@@ -308,19 +308,20 @@ class P2kvStreamsBrokerTest {
    */
   private void sigkillAndRestart(boolean wipe, boolean transactional) throws Exception {
     Path state = tmp.resolve("child");
-    Process first = startChild(state, transactional ? "transactional" : "-");
+    String option = transactional ? "transactional" : "-";
+    Process first = startChild(state, option);
     produce(3_000);
     awaitOutputMatchesModel();
     first.destroy();
     assertEquals(143, first.waitFor(), "the first child did not stop on SIGTERM"); // 128 + SIGTERM
-    Process child = startChild(state, transactional ? "transactional" : "-");
+    Process child = startChild(state, option);
     killWhileProcessing(child);
     assertTrue(Files.isDirectory(state.resolve(SumApp.APP_ID + "-" + round + "/p2kv")), "the child used p2kv");
     if (wipe) {
       deleteTree(state);
     }
     produce(2_000);
-    Process again = startChild(state, transactional ? "transactional" : "-");
+    Process again = startChild(state, option);
     try {
       awaitOutputMatchesModel();
     } catch (AssertionError e) {

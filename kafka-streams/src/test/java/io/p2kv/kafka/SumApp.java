@@ -9,7 +9,9 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.ForeachAction;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 
@@ -30,8 +32,17 @@ final class SumApp {
   private SumApp() {}
 
   static Topology topology(String in, String out) {
+    return topology(in, out, null);
+  }
+
+  /** The topology, with {@code beforeSum} (if not null) called on each amount before it is summed. */
+  static Topology topology(String in, String out, ForeachAction<String, Long> beforeSum) {
     StreamsBuilder b = new StreamsBuilder();
-    b.stream(in, Consumed.with(Serdes.String(), Serdes.Long()))
+    KStream<String, Long> amounts = b.stream(in, Consumed.with(Serdes.String(), Serdes.Long()));
+    if (beforeSum != null) {
+      amounts = amounts.peek(beforeSum);
+    }
+    amounts
         .groupByKey(Grouped.with(Serdes.String(), Serdes.Long()))
         .reduce(Long::sum, Materialized.as(STORE))
         .toStream()
@@ -77,25 +88,16 @@ final class SumApp {
     if (options.contains("transactional")) {
       props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
     }
-    Topology topology;
+    ForeachAction<String, Long> beforeSum = null;
     if (options.contains("failonce")) {
       java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
-      StreamsBuilder b = new StreamsBuilder();
-      b.stream(args[2], Consumed.with(Serdes.String(), Serdes.Long()))
-          .peek((k, v) -> {
-            if (v == POISON && failed.compareAndSet(false, true)) {
-              throw new IllegalStateException("injected failure at amount " + v);
-            }
-          })
-          .groupByKey(Grouped.with(Serdes.String(), Serdes.Long()))
-          .reduce(Long::sum, Materialized.as(STORE))
-          .toStream()
-          .to(args[3], Produced.with(Serdes.String(), Serdes.Long()));
-      topology = b.build();
-    } else {
-      topology = topology(args[2], args[3]);
+      beforeSum = (k, v) -> {
+        if (v == POISON && failed.compareAndSet(false, true)) {
+          throw new IllegalStateException("injected failure at amount " + v);
+        }
+      };
     }
-    KafkaStreams streams = new KafkaStreams(topology, props);
+    KafkaStreams streams = new KafkaStreams(topology(args[2], args[3], beforeSum), props);
     streams.setUncaughtExceptionHandler(
         e -> org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD);
     CountDownLatch running = new CountDownLatch(1);
