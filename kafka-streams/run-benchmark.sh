@@ -7,7 +7,8 @@
 #
 # usage: kafka-streams/run-benchmark.sh [rounds] [records] [keys]   (from the repository root)
 # P2KV_SHARDS=N gives p2kv's shared store N shards instead of the module's default, P2KV_BUDGET=BYTES
-# its memory budget.
+# its memory budget. P2KV_BENCH_GUARANTEE=exactly_once_v2 runs both stores under exactly-once, and
+# P2KV_BENCH_TRANSACTIONAL=true with Kafka's enable.transactional.statestores.
 set -euo pipefail
 ROUNDS=${1:-3}
 RECORDS=${2:-2000000}
@@ -16,6 +17,8 @@ OUT=${OUT:-/tmp/p2kv-kafka-bench}
 SHARDS_OPTION=()
 if [ -n "${P2KV_SHARDS:-}" ]; then SHARDS_OPTION=("-Dbench.shards=$P2KV_SHARDS"); fi
 if [ -n "${P2KV_BUDGET:-}" ]; then SHARDS_OPTION+=("-Dbench.budget.bytes=$P2KV_BUDGET"); fi
+if [ -n "${P2KV_BENCH_GUARANTEE:-}" ]; then SHARDS_OPTION+=("-Dbench.guarantee=$P2KV_BENCH_GUARANTEE"); fi
+if [ -n "${P2KV_BENCH_TRANSACTIONAL:-}" ]; then SHARDS_OPTION+=("-Dbench.transactional=$P2KV_BENCH_TRANSACTIONAL"); fi
 mkdir -p "$OUT"
 flock -s /tmp/p2kv-cpu.lock mvn -B -q -pl kafka-streams -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test

@@ -9,14 +9,18 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -35,6 +39,7 @@ import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.internals.PositionSerde;
 import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 import org.slf4j.Logger;
@@ -46,7 +51,8 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Write buffer</h2>
  * Writes ({@code put}, {@code putAll}, {@code delete}) go to a buffer of the task's store, which
- * keeps the last write of each key, and reach p2kv as one atomic batch, in key order, when it
+ * keeps the last write of each key, and reach p2kv as one atomic batch, in key order (for a
+ * transactional store, only at a commit: see "Transactions"), when it
  * holds {@value #WRITE_BUFFER_RECORDS} keys or {@value #WRITE_BUFFER_BYTES} bytes, when Kafka
  * flushes or commits the store (before each commit of the task), before every range, scan or
  * count, and at close. Point reads, the stream thread's and interactive queries', see buffered
@@ -84,11 +90,22 @@ import org.slf4j.LoggerFactory;
  * (Kafka commits a store before closing it cleanly). Opening a partition still marked open (the
  * process died, or the task was closed dirty) under exactly-once drops the partition's keys,
  * offsets and status, as a wipe of the task would, and Kafka restores it from the changelog. The
- * store drops it itself rather than reporting the task corrupted: with Kafka 4.4's {@code
- * enable.transactional.statestores}, Kafka re-creates a corrupted task without wiping its
- * directory, so the report would come again at every attempt (the application never reached
- * RUNNING; P2kvStreamsBrokerTest). This store is not transactional in KIP-892's sense: with that
- * setting a crash or a task error still costs the task's full restore.
+ * store drops it itself rather than reporting the task corrupted: Kafka 4.4 with {@code
+ * enable.transactional.statestores} re-creates a corrupted task without wiping its directory, so
+ * the report would come again at every attempt.
+ *
+ * <h2>Transactions (KIP-892)</h2>
+ * With Kafka 4.4's {@code enable.transactional.statestores}, Kafka commits every store after each
+ * transaction and no longer wipes a task after a crash or a task error, and the store is
+ * transactional. Its writes stay in the buffer (a {@link TreeMap} then) until a commit writes
+ * them with the offsets, however many there are: Kafka commits early when the stores' {@link
+ * #approximateNumUncommittedBytes} pass {@code statestore.uncommitted.max.bytes}. The task's reads
+ * see its uncommitted writes (scans merge a copy of the buffer's range over p2kv, {@link
+ * StagedIterator}); a read-committed interactive query ({@link #readOnly}, IQv2's isolation level)
+ * sees p2kv alone and the committed position. A close drops the uncommitted writes. p2kv thus
+ * holds only committed writes: the partition is never marked open, and after a crash or a task
+ * error it is kept, so Kafka restores only the changelog's records after the last commit. A
+ * partition a store without transactions left open is still dropped.
  *
  * <h2>Life of a partition's data</h2>
  * A marker file in the task directory says the store's data belongs to that directory. Kafka
@@ -127,8 +144,20 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * The buffered writes by user key, the last write of each (a null value a delete), with its store
    * key: what reads see before p2kv does.
    */
-  private final Map<Bytes, Batch.Op> buffered = new HashMap<>();
+  private Map<Bytes, Batch.Op> buffered = new HashMap<>();
   private long bufferedBytes;
+  /**
+   * Whether Kafka's {@code enable.transactional.statestores} is on (see "Transactions"): then
+   * {@link #buffered} is a {@link TreeMap} and reaches p2kv only at a commit. Set by {@link #init}.
+   */
+  private boolean transactional;
+  /**
+   * A transactional store's position of its uncommitted writes, merged into {@link #position} at a
+   * commit and dropped at a close; written under {@link #bufferLock}.
+   */
+  private volatile Position uncommittedPosition = Position.emptyPosition();
+  /** What a read-committed interactive query sees of a transactional store. */
+  private final ReadOnlyKeyValueStore<Bytes, byte[]> committedView = new CommittedView();
   /**
    * Whether the store took a write since its last {@link #commit}; guarded by {@link #bufferLock}.
    * {@link #close} marks the partition closed only if not: Kafka commits a store before it closes
@@ -177,6 +206,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     Path sharedDir = taskDir.getAbsoluteFile().toPath().getParent().resolve("p2kv");
     Map<String, Object> configs = stateStoreContext.appConfigs();
     boolean eos = StreamsConfig.EXACTLY_ONCE_V2.equals(configs.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
+    transactional = StreamsConfig.InternalConfig.getBoolean(configs, StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, false);
+    buffered = transactional ? new TreeMap<>() : new HashMap<>();
     SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(configs));
     try {
       store = s.store();
@@ -206,7 +237,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       this.taskDir = taskDir.toPath();
       deleteRestoreFiles();
       restored = newRestoreBuffer();
-      store.put(keys.status(), OPEN);
+      // Open: the partition may hold writes Kafka has not committed. A transactional store writes
+      // only at commits, so its partition is never open.
+      store.put(keys.status(), transactional ? CLOSED : OPEN);
       byte[] savedPosition = store.get(keys.position());
       if (savedPosition != null) {
         synchronized (position) {
@@ -448,7 +481,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   /** Writes the buffer to p2kv if it is full; the caller holds {@link #bufferLock}. */
   private void writeBufferIfFull() {
-    if (buffered.size() >= WRITE_BUFFER_RECORDS || bufferedBytes >= WRITE_BUFFER_BYTES) {
+    if (!transactional && (buffered.size() >= WRITE_BUFFER_RECORDS || bufferedBytes >= WRITE_BUFFER_BYTES)) {
       writeBuffer(new Batch());
     }
   }
@@ -511,11 +544,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** Writes the buffered writes to p2kv (Kafka calls it before each commit). */
+  /**
+   * Writes the buffered writes to p2kv (Kafka calls it before each commit); a transactional store
+   * writes them only at a commit.
+   */
   @Override
   public void flush() {
     synchronized (bufferLock) {
-      if (open) {
+      if (open && !transactional) {
         writeBuffer(new Batch());
       }
     }
@@ -558,12 +594,18 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     synchronized (position) {
       // The position as of the data written so far, so a reopened store answers IQv2 position
       // bounds as it did (Kafka's RocksDB store keeps its position too).
-      ByteBuffer serialized = PositionSerde.serialize(position);
+      ByteBuffer serialized = PositionSerde.serialize(transactional ? position.copy().merge(uncommittedPosition) : position);
       byte[] bytes = new byte[serialized.remaining()];
       serialized.get(bytes);
       batch.put(keys.position(), bytes);
     }
     writeBuffer(batch);
+    if (transactional) {
+      synchronized (position) {
+        position.merge(uncommittedPosition);
+      }
+      uncommittedPosition = Position.emptyPosition();
+    }
     writtenSinceCommit = false;
   }
 
@@ -582,7 +624,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     synchronized (bufferLock) {
       validateOpen();
       buffer(key, value);
-      StoreQueryUtils.updatePosition(position, context);
+      StoreQueryUtils.updatePosition(transactional ? uncommittedPosition : position, context);
       writeBufferIfFull();
     }
   }
@@ -606,7 +648,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       for (KeyValue<Bytes, byte[]> e : entries) {
         buffer(e.key, e.value);
       }
-      StoreQueryUtils.updatePosition(position, context);
+      StoreQueryUtils.updatePosition(transactional ? uncommittedPosition : position, context);
       writeBufferIfFull(); // after all of them: the entries go to p2kv in one batch
     }
   }
@@ -622,11 +664,16 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public byte[] get(Bytes key) {
+    return get(key, true);
+  }
+
+  /** The value of {@code key}; with {@code uncommitted}, as the buffered writes leave it. */
+  private byte[] get(Bytes key, boolean uncommitted) {
     Objects.requireNonNull(key, "key cannot be null");
     P2kv s;
     synchronized (bufferLock) {
       validateOpen();
-      Batch.Op op = buffered.get(key);
+      Batch.Op op = uncommitted ? buffered.get(key) : null;
       if (op != null) {
         return op.value();
       }
@@ -638,56 +685,88 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
-    return range(from, to, false);
+    return range(from, to, false, true);
   }
 
   @Override
   public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
-    return range(from, to, true);
+    return range(from, to, true, true);
   }
 
   @Override
   public KeyValueIterator<Bytes, byte[]> all() {
-    return range(null, null, false);
+    return range(null, null, false, true);
   }
 
   @Override
   public KeyValueIterator<Bytes, byte[]> reverseAll() {
-    return range(null, null, true);
+    return range(null, null, true, true);
   }
 
   @Override
   public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
-    validateOpen();
-    byte[] p = prefixKeySerializer.serialize(null, prefix);
-    return iterator(keys.data(p), keys.dataPrefixEnd(p), false);
+    return prefixScan(prefix, prefixKeySerializer, true);
   }
 
-  private KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse) {
+  private <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(
+      P prefix, PS prefixKeySerializer, boolean uncommitted) {
+    validateOpen();
+    byte[] p = prefixKeySerializer.serialize(null, prefix);
+    return iterator(keys.data(p), keys.dataPrefixEnd(p), false, uncommitted);
+  }
+
+  private KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse, boolean uncommitted) {
     validateOpen();
     if (from != null && to != null && from.compareTo(to) > 0) {
       LOG.warn("store {}: range from {} to {} is empty, as from is after to (serdes whose byte order is not "
           + "the key order cause this)", name, from, to);
-      return iterator(keys.dataStart(), keys.dataStart(), reverse);
+      return iterator(keys.dataStart(), keys.dataStart(), reverse, uncommitted);
     }
     byte[] start = from == null ? keys.dataStart() : keys.data(from.get());
     byte[] end = to == null ? keys.dataEnd() : keys.dataAfter(to.get());
-    return iterator(start, end, reverse);
+    return iterator(start, end, reverse, uncommitted);
   }
 
-  /** An iterator over p2kv, after the buffered writes have gone there. */
-  private KeyValueIterator<Bytes, byte[]> iterator(byte[] start, byte[] end, boolean reverse) {
-    flush();
-    return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
+  /**
+   * An iterator over the store keys {@code [start, end)} of this partition: over p2kv after the
+   * buffered writes have gone there, or for a transactional store, over its uncommitted writes (a
+   * copy, with {@code uncommitted}) merged over p2kv.
+   */
+  private KeyValueIterator<Bytes, byte[]> iterator(byte[] start, byte[] end, boolean reverse, boolean uncommitted) {
+    if (!transactional) {
+      flush();
+      return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
+    }
+    synchronized (bufferLock) {
+      // Both sides under the lock: a commit cannot move writes from one to the other in between.
+      validateOpen();
+      writeRestored();
+      List<KeyValue<Bytes, byte[]>> staged = new ArrayList<>();
+      if (uncommitted && !buffered.isEmpty()) {
+        Bytes lo = Bytes.wrap(keys.userKey(start));
+        NavigableMap<Bytes, Batch.Op> sorted = (NavigableMap<Bytes, Batch.Op>) buffered;
+        NavigableMap<Bytes, Batch.Op> inRange = Arrays.equals(end, keys.dataEnd())
+            ? sorted.tailMap(lo, true)
+            : sorted.subMap(lo, true, Bytes.wrap(keys.userKey(end)), false);
+        for (Map.Entry<Bytes, Batch.Op> e : (reverse ? inRange.descendingMap() : inRange).entrySet()) {
+          staged.add(KeyValue.pair(e.getKey(), e.getValue().value()));
+        }
+      }
+      KvIterator committed = reverse ? store.reverseIterator(start, end) : store.iterator(start, end);
+      return new StagedIterator(staged, new PartitionIterator(committed, keys), reverse);
+    }
   }
 
   /** Counts the pairs (Kafka asks for an estimate; this is exact and reads the whole partition). */
   @Override
   public long approximateNumEntries() {
+    return count(true);
+  }
+
+  private long count(boolean uncommitted) {
     validateOpen();
-    flush();
     long n = 0;
-    try (KvIterator it = store.iterator(keys.dataStart(), keys.dataEnd())) {
+    try (KeyValueIterator<Bytes, byte[]> it = iterator(keys.dataStart(), keys.dataEnd(), false, uncommitted)) {
       while (it.hasNext()) {
         it.next();
         n++;
@@ -696,16 +775,74 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return n;
   }
 
+  /**
+   * This store, or for a read-committed view of a transactional store, a view of its data as of
+   * its last commit (Kafka's IQv2 queries take their isolation level here).
+   */
+  @Override
+  public ReadOnlyKeyValueStore<Bytes, byte[]> readOnly(IsolationLevel isolationLevel) {
+    Objects.requireNonNull(isolationLevel, "isolationLevel cannot be null");
+    return transactional && isolationLevel == IsolationLevel.READ_COMMITTED ? committedView : this;
+  }
+
+  /** Thread-safe: a transactional store's data as of its last commit. */
+  private final class CommittedView implements ReadOnlyKeyValueStore<Bytes, byte[]> {
+    @Override
+    public byte[] get(Bytes key) {
+      return P2kvKeyValueStore.this.get(key, false);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+      return P2kvKeyValueStore.this.range(from, to, false, false);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+      return P2kvKeyValueStore.this.range(from, to, true, false);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> all() {
+      return P2kvKeyValueStore.this.range(null, null, false, false);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> reverseAll() {
+      return P2kvKeyValueStore.this.range(null, null, true, false);
+    }
+
+    @Override
+    public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
+      return P2kvKeyValueStore.this.prefixScan(prefix, prefixKeySerializer, false);
+    }
+
+    @Override
+    public long approximateNumEntries() {
+      return count(false);
+    }
+  }
+
+  /** The bytes of a transactional store's uncommitted writes (Kafka commits early past its limit). */
+  @Override
+  public long approximateNumUncommittedBytes() {
+    synchronized (bufferLock) {
+      return transactional ? bufferedBytes : 0;
+    }
+  }
+
   // ------------------------------------------------------------------ queries, life cycle
 
   @Override
   public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-    return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, position, context);
+    Position p = config.getIsolationLevel() == IsolationLevel.READ_COMMITTED ? position : getPosition();
+    return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, p, context);
   }
 
+  /** The position of the data written so far, committed or not. */
   @Override
   public Position getPosition() {
-    return position;
+    return transactional ? position.copy().merge(uncommittedPosition) : position;
   }
 
   @Override
@@ -718,7 +855,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return open;
   }
 
-  /** Marks the partition closed and leaves the shared store; idempotent. */
+  /**
+   * Marks the partition closed (or for a transactional store, drops its uncommitted writes) and
+   * leaves the shared store; idempotent.
+   */
   @Override
   public void close() {
     synchronized (bufferLock) {
@@ -726,14 +866,24 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return;
       }
       try {
-        writeBuffer(new Batch());
-        if (writtenSinceCommit) {
-          // A dirty close: Kafka did not commit first. Left marked open, so that under exactly-once
-          // the next init drops the partition and Kafka restores it. Kafka 4.4 with
-          // enable.transactional.statestores does not wipe a task it closed dirty.
-          LOG.info("store {} closed with writes after its last commit; left marked open", name);
+        if (transactional) {
+          // A rollback: the uncommitted writes go, and the partition holds its last commit.
+          writeRestored();
+          if (!buffered.isEmpty()) {
+            LOG.info("store {} closed with {} uncommitted writes; dropped them (transactional)", name, buffered.size());
+          }
+          buffered.clear();
+          bufferedBytes = 0;
+          uncommittedPosition = Position.emptyPosition();
         } else {
-          store.put(keys.status(), CLOSED);
+          writeBuffer(new Batch());
+          if (writtenSinceCommit) {
+            // A dirty close: Kafka did not commit first. Left marked open, so that under
+            // exactly-once the next init drops the partition and Kafka restores it.
+            LOG.info("store {} closed with writes after its last commit; left marked open", name);
+          } else {
+            store.put(keys.status(), CLOSED);
+          }
         }
       } finally {
         restored.discard(); // empty unless the write failed: those records are restored again

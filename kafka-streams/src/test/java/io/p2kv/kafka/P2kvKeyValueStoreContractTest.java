@@ -31,6 +31,7 @@ import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.junit.jupiter.api.Test;
@@ -135,8 +136,9 @@ class P2kvKeyValueStoreContractTest {
     }
   }
 
-  @Test
-  void shouldMatchTheModelThroughKafkasWrappersAcrossCommits() {
+  @ParameterizedTest(name = "transactional={0}")
+  @ValueSource(booleans = {false, true})
+  void shouldMatchTheModelThroughKafkasWrappersAcrossCommits(boolean transactional) {
     Random r = new Random(seed());
     NavigableMap<Bytes, byte[]> model = new TreeMap<>();
     // TopologyTestDriver wipes its task directories when it closes, so restarts are tested on the
@@ -148,7 +150,9 @@ class P2kvKeyValueStoreContractTest {
         // in-memory store fails this test the same way with caching on (checked at the same seeds).
         .withCachingDisabled());
     b.stream("tick", Consumed.with(Serdes.String(), Serdes.String())).process(NoOp::new, "kv");
-    try (TopologyTestDriver d = new TopologyTestDriver(b.build(), props("contract"))) {
+    Properties p = props("contract");
+    p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, transactional);
+    try (TopologyTestDriver d = new TopologyTestDriver(b.build(), p)) {
       KeyValueStore<Bytes, byte[]> store = d.getKeyValueStore("kv");
       TestInputTopic<String, String> tick = d.createInputTopic("tick", Serdes.String().serializer(), Serdes.String().serializer());
       for (int i = 0; i < 6000; i++) {
@@ -479,6 +483,189 @@ class P2kvKeyValueStoreContractTest {
     P2kvKeyValueStore again = open(ctx);
     assertNull(again.committedOffset(changelog));
     again.close();
+  }
+
+  /** Every read of {@code store} against {@code model}: gets, scans both ways, prefixes, the count. */
+  private static void assertReads(ReadOnlyKeyValueStore<Bytes, byte[]> store, NavigableMap<Bytes, byte[]> model, Random r, String where) {
+    assertEquals(render(model), drain(store.all()), where + " all");
+    assertEquals(render(model.descendingMap()), drain(store.reverseAll()), where + " reverseAll");
+    assertEquals(model.size(), store.approximateNumEntries(), where + " count");
+    for (int i = 0; i < 20; i++) {
+      Bytes k = randomKey(r);
+      Bytes k2 = randomKey(r);
+      Bytes lo = k.compareTo(k2) <= 0 ? k : k2;
+      Bytes hi = k.compareTo(k2) <= 0 ? k2 : k;
+      assertArrayEquals(model.get(k), store.get(k), where + " get " + k);
+      assertEquals(render(model.subMap(lo, true, hi, true)), drain(store.range(lo, hi)), where + " range");
+      assertEquals(render(model.subMap(lo, true, hi, true).descendingMap()), drain(store.reverseRange(lo, hi)), where + " reverseRange");
+      NavigableMap<Bytes, byte[]> prefixed = new TreeMap<>();
+      model.forEach((key, val) -> {
+        if (key.get().length >= k.get().length && Arrays.equals(key.get(), 0, k.get().length, k.get(), 0, k.get().length)) {
+          prefixed.put(key, val);
+        }
+      });
+      assertEquals(render(prefixed), drain(store.prefixScan(k, Serdes.Bytes().serializer())), where + " prefixScan " + k);
+    }
+  }
+
+  /** A task context under exactly-once with Kafka's enable.transactional.statestores. */
+  private MockProcessorContext<Object, Object> transactionalContext(int partition) throws java.io.IOException {
+    Properties p = props("app");
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true");
+    return taskContext(p, partition);
+  }
+
+  /** What p2kv itself holds of partition {@code partition} of store "kv", rendered. */
+  private List<String> inP2kv(int partition) {
+    StoreKeys keys = new StoreKeys("kv", partition);
+    List<String> out = new ArrayList<>();
+    try (io.p2kv.KvIterator it = SharedStore.find(tmp.resolve("state/app/p2kv")).store().iterator(keys.dataStart(), keys.dataEnd())) {
+      it.forEachRemaining(kv -> out.add(Bytes.wrap(keys.userKey(kv.key())) + "=" + Arrays.toString(kv.value())));
+    }
+    return out;
+  }
+
+  /**
+   * A transactional store (KIP-892) against two models: what the task has written (its own reads
+   * see that, merged over p2kv in every scan) and what it has committed (p2kv holds exactly that,
+   * and so does the read-committed view, from the task's thread and from another). Random writes,
+   * commits, crashes (a new store opened over one never closed) and dirty closes; after each crash
+   * or dirty close under exactly-once, the partition keeps its last commit, offsets included,
+   * rather than being dropped.
+   */
+  @Test
+  void shouldKeepUncommittedWritesOutOfP2kvInATransactionalStore() throws Exception {
+    Random r = new Random(seed());
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 4);
+    MockProcessorContext<Object, Object> ctx = transactionalContext(4);
+    List<P2kvKeyValueStore> crashed = new ArrayList<>();
+    P2kvKeyValueStore store = open(ctx);
+    NavigableMap<Bytes, byte[]> written = new TreeMap<>();
+    NavigableMap<Bytes, byte[]> committed = new TreeMap<>();
+    java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
+    long offset = 0;
+    int crashes = 0;
+    int dirtyCloses = 0;
+    try {
+      for (int i = 0; i < 3000; i++) {
+        String where = "op " + i;
+        step(store, written, r, where);
+        switch (r.nextInt(60)) {
+          case 0, 1, 2, 3 -> {
+            store.commit(Map.of(changelog, ++offset));
+            committed = new TreeMap<>(written);
+            assertEquals(0, store.approximateNumUncommittedBytes(), where + ": nothing uncommitted after a commit");
+          }
+          case 4 -> {
+            crashed.add(store); // the process died: no commit, no close
+            store = open(ctx);
+            written = new TreeMap<>(committed);
+            crashes++;
+          }
+          case 5 -> {
+            store.close(); // a task error: Kafka closes the store without committing it
+            store = open(ctx);
+            written = new TreeMap<>(committed);
+            dirtyCloses++;
+          }
+          case 6, 7 -> {
+            ReadOnlyKeyValueStore<Bytes, byte[]> view = store.readOnly(org.apache.kafka.common.IsolationLevel.READ_COMMITTED);
+            assertReads(view, committed, r, where + " read-committed");
+            NavigableMap<Bytes, byte[]> c = committed;
+            long s = r.nextLong();
+            reader.submit(() -> {
+              assertReads(view, c, new Random(s), where + " read-committed, query thread");
+              return null;
+            }).get();
+            assertReads(store.readOnly(org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED), written, r, where + " read-uncommitted");
+          }
+          default -> { }
+        }
+        assertEquals(render(committed), inP2kv(4), where + ": p2kv holds the last commit");
+        assertEquals(offset == 0 ? null : offset, store.committedOffset(changelog), where + " offset");
+      }
+      assertTrue(crashes > 10 && dirtyCloses > 10, "crashes " + crashes + ", dirty closes " + dirtyCloses);
+      // More uncommitted writes than a store without transactions buffers: still none in p2kv.
+      for (int i = 0; i < 3 * P2kvKeyValueStore.WRITE_BUFFER_RECORDS; i++) {
+        Bytes k = Bytes.wrap(java.nio.ByteBuffer.allocate(5).put((byte) 0x42).putInt(i).array());
+        store.put(k, new byte[] {(byte) i});
+        written.put(k, new byte[] {(byte) i});
+      }
+      assertTrue(store.approximateNumUncommittedBytes() >= 3 * P2kvKeyValueStore.WRITE_BUFFER_RECORDS * 6L,
+          "uncommitted bytes: " + store.approximateNumUncommittedBytes());
+      assertEquals(render(committed), inP2kv(4), "p2kv holds the last commit after many uncommitted writes");
+      assertReads(store, written, r, "after many uncommitted writes");
+      store.commit(Map.of(changelog, ++offset));
+      assertEquals(render(written), inP2kv(4), "p2kv holds the commit");
+    } finally {
+      reader.shutdownNow();
+      store.close();
+      for (P2kvKeyValueStore c : crashed) {
+        c.close();
+      }
+    }
+  }
+
+  /**
+   * IQv2 on a transactional store: a read-committed query sees the last commit and its position, a
+   * read-uncommitted one the task's writes since; a reopened store has the committed position.
+   */
+  @Test
+  void shouldAnswerQueriesAtTheirIsolationLevelInATransactionalStore() throws Exception {
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 5);
+    MockProcessorContext<Object, Object> ctx = transactionalContext(5);
+    P2kvKeyValueStore store = open(ctx);
+    Bytes k = Bytes.wrap(new byte[] {1});
+    ctx.setRecordMetadata("in", 5, 7L);
+    store.put(k, new byte[] {10});
+    store.commit(Map.of(changelog, 1L));
+    ctx.setRecordMetadata("in", 5, 8L);
+    store.put(k, new byte[] {11});
+    Position atCommit = Position.emptyPosition().withComponent("in", 5, 7L);
+    Position now = Position.emptyPosition().withComponent("in", 5, 8L);
+    assertEquals(now, store.getPosition());
+
+    var query = org.apache.kafka.streams.query.KeyQuery.<Bytes, byte[]>withKey(k);
+    var unbounded = org.apache.kafka.streams.query.PositionBound.unbounded();
+    var committedResult = store.query(query, unbounded, new org.apache.kafka.streams.query.QueryConfig(false, org.apache.kafka.common.IsolationLevel.READ_COMMITTED));
+    assertArrayEquals(new byte[] {10}, committedResult.getResult());
+    assertEquals(atCommit, committedResult.getPosition());
+    var uncommittedResult = store.query(query, unbounded, new org.apache.kafka.streams.query.QueryConfig(false, org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED));
+    assertArrayEquals(new byte[] {11}, uncommittedResult.getResult());
+    assertEquals(now, uncommittedResult.getPosition());
+    var rangeResult = store.query(org.apache.kafka.streams.query.RangeQuery.<Bytes, byte[]>withNoBounds(), unbounded,
+        new org.apache.kafka.streams.query.QueryConfig(false, org.apache.kafka.common.IsolationLevel.READ_COMMITTED));
+    assertEquals(List.of(k + "=" + Arrays.toString(new byte[] {10})), drain(rangeResult.getResult()));
+
+    store.close(); // dirty: the write at offset 8 and its position go
+    store.init(ctx.getStateStoreContext(), store); // Kafka may open the same store object again
+    assertEquals(atCommit, store.getPosition());
+    assertArrayEquals(new byte[] {10}, store.get(k));
+    store.close();
+    P2kvKeyValueStore reopened = open(ctx);
+    assertEquals(atCommit, reopened.getPosition());
+    assertArrayEquals(new byte[] {10}, reopened.get(k));
+    reopened.close();
+  }
+
+  /**
+   * A store that ran without transactions under exactly-once and died leaves its partition open:
+   * opened as a transactional store it is still dropped, since it may hold uncommitted writes.
+   */
+  @Test
+  void shouldDropACrashedNonTransactionalPartitionWhenReopenedAsTransactional() throws Exception {
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 6);
+    P2kvKeyValueStore crashed = open(exactlyOnceContext(6));
+    crashed.put(Bytes.wrap(new byte[] {1}), new byte[] {10});
+    crashed.commit(Map.of(changelog, 3L));
+    crashed.put(Bytes.wrap(new byte[] {2}), new byte[] {20});
+    crashed.flush(); // in p2kv, never committed
+    P2kvKeyValueStore next = open(transactionalContext(6));
+    assertNull(next.get(Bytes.wrap(new byte[] {2})), "uncommitted data dropped");
+    assertNull(next.committedOffset(changelog), "restored from the changelog's start");
+    next.close();
+    crashed.close();
   }
 
   @Test

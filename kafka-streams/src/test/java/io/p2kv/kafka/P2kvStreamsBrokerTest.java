@@ -257,11 +257,10 @@ class P2kvStreamsBrokerTest {
   /**
    * Kafka 4.4's {@code enable.transactional.statestores} (KIP-892): under exactly-once Kafka then
    * commits every store at each commit and no longer wipes a task's directory after a crash,
-   * trusting its stores to keep uncommitted writes off their disk. p2kv's store does not keep them
-   * off (its write buffer reaches p2kv mid-transaction). It used to report the crashed partition as
-   * a corrupted task; Kafka 4.4 re-created the task without wiping it, the report came again at
-   * every attempt, and the restarted child never reached RUNNING. It now drops the partition itself
-   * (P2kvKeyValueStoreContractTest checks the drop), and the sums must be exact.
+   * trusting its stores to keep uncommitted writes off their disk. p2kv's store is then
+   * transactional: its writes reach p2kv only at commits, so after the SIGKILL it keeps its
+   * partitions (no drop, unlike without the setting) and the restore replays only what came after
+   * the last commit; the sums must be exact.
    */
   @Test
   void shouldBeExactAfterSigkillWithTransactionalStateStoresOn() throws Exception {
@@ -271,10 +270,10 @@ class P2kvStreamsBrokerTest {
   /**
    * A task error under exactly-once with Kafka 4.4's {@code enable.transactional.statestores}: the
    * child throws once while processing, its stream thread is replaced, and Kafka closes the
-   * thread's tasks dirty and runs them again without wiping them. Their p2kv stores hold writes of
-   * the aborted transaction; a store closed with writes after its last commit stays marked open,
-   * so its next init drops the partition and Kafka restores it. Kept as it was, the store would
-   * count the aborted amounts twice (a sum above the model fails at once).
+   * thread's tasks dirty and runs them again without wiping them. Their transactional p2kv stores
+   * drop the aborted transaction's writes at the close, which never reached p2kv, and keep the
+   * partition. A store that wrote them at the close, as a store without transactions does, counts
+   * the aborted amounts twice (checked: "sum of key-22 is 108247, above the model's 107670").
    */
   @Test
   void shouldBeExactAfterATaskErrorWithTransactionalStateStoresOn() throws Exception {
@@ -291,7 +290,8 @@ class P2kvStreamsBrokerTest {
       }
       String log = Files.readString(tmp.resolve("child-1.log"));
       assertTrue(log.contains("injected failure"), "the child failed once");
-      assertTrue(log.contains("closed with writes after its last commit"), "a store was closed dirty");
+      assertTrue(log.contains("uncommitted writes; dropped them (transactional)"), "a store was closed dirty");
+      assertFalse(log.contains("was not closed (the process died)"), "no partition was dropped");
     } finally {
       child.destroyForcibly().waitFor();
     }
@@ -303,8 +303,9 @@ class P2kvStreamsBrokerTest {
    * or wiped, must end at exactly the model. With {@code transactional}, every child runs with
    * Kafka's {@code enable.transactional.statestores}. The stores of the second child, which
    * started after a clean stop, keep their data; those of the third, on the state kept, drop their
-   * crashed partitions (their log says so). In this test the restore from the changelog alone
-   * would hide a missing drop: it rewrites the keys the killed transaction touched.
+   * crashed partitions (their log says so), unless transactional: those hold only committed writes
+   * and are kept. In this test the restore from the changelog alone would hide a missing drop: it
+   * rewrites the keys the killed transaction touched.
    */
   private void sigkillAndRestart(boolean wipe, boolean transactional) throws Exception {
     Path state = tmp.resolve("child");
@@ -331,15 +332,16 @@ class P2kvStreamsBrokerTest {
     }
     String dropped = "was not closed (the process died)";
     assertFalse(Files.readString(tmp.resolve("child-2.log")).contains(dropped), "a clean stop drops nothing");
-    assertEquals(!wipe, Files.readString(tmp.resolve("child-3.log")).contains(dropped),
-        wipe ? "a wiped state has nothing to drop" : "the crashed partitions are dropped");
+    assertEquals(!wipe && !transactional, Files.readString(tmp.resolve("child-3.log")).contains(dropped),
+        wipe ? "a wiped state has nothing to drop"
+            : transactional ? "transactional stores keep their partitions" : "the crashed partitions are dropped");
   }
 
   /**
    * Feeds the child in chunks until it has committed output, then 8,000 more amounts, and kills it
-   * with SIGKILL (no commit, no close) while it is still being fed: its store's write buffer has
-   * then gone to p2kv mid-transaction (the child commits every 2 s), so p2kv holds writes of a
-   * transaction that never commits.
+   * with SIGKILL (no commit, no close) while it is still being fed: unless transactional, its
+   * store's write buffer has then gone to p2kv mid-transaction (the child commits every 2 s), so
+   * p2kv holds writes of a transaction that never commits.
    */
   private void killWhileProcessing(Process child) throws InterruptedException {
     Properties p = new Properties();

@@ -66,7 +66,9 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * <work dir> [child JVM options...]}, rounds as {@code N} (1 to N) or {@code A-B};
  * {@code -Dbench.modes=p2kv} (or {@code rocksdb}) runs one store alone, without ratios; {@code
  * -Dbench.shards=N} among the child JVM options gives p2kv's shared store N shards, {@code
- * -Dbench.budget.bytes=B} its memory budget.
+ * -Dbench.budget.bytes=B} its memory budget; {@code -Dbench.guarantee=exactly_once_v2} runs both
+ * stores under exactly-once, and {@code -Dbench.transactional=true} with Kafka's {@code
+ * enable.transactional.statestores} (KIP-892).
  */
 public final class StreamsBenchmark {
   static final int PARTITIONS = 32;
@@ -78,6 +80,10 @@ public final class StreamsBenchmark {
   static final String SHARDS = "bench.shards";
   /** System property of the child JVMs: p2kv's memory budget in bytes instead of the default. */
   static final String BUDGET = "bench.budget.bytes";
+  /** System property of the child JVMs: the processing guarantee instead of at-least-once. */
+  static final String GUARANTEE = "bench.guarantee";
+  /** System property of the child JVMs: Kafka's enable.transactional.statestores, for both stores. */
+  static final String TRANSACTIONAL = "bench.transactional";
   private static final Duration DEADLINE = Duration.ofMinutes(8);
 
   private StreamsBenchmark() {}
@@ -255,6 +261,12 @@ public final class StreamsBenchmark {
     // the cache evicts or flushes at commit, and the changelog holds fewer records).
     p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
     p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+    if (System.getProperty(GUARANTEE) != null) {
+      p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, System.getProperty(GUARANTEE));
+    }
+    if (System.getProperty(TRANSACTIONAL) != null) {
+      p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, System.getProperty(TRANSACTIONAL));
+    }
     switch (mode) {
       case "p2kv" -> {
         p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, P2kvDslStoreSuppliers.class);
