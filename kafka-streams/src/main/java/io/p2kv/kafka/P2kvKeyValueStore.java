@@ -180,6 +180,17 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private long restoredBytes;
   /** The write of the restored records last taken from {@link #restored}, or null once awaited. */
   private CompletableFuture<Void> restoreWrite;
+  /** Per changelog partition, the offset of the last record in {@link #restored}. */
+  private Map<TopicPartition, Long> restoredOffsets = new HashMap<>();
+  /** The same for the records of {@link #restoreWrite}. */
+  private Map<TopicPartition, Long> restoreWriteOffsets = Map.of();
+  /**
+   * Per changelog partition, the offset of the last restored record written to p2kv since the
+   * last commit: what a commit during a restore may record (see {@link #commit}).
+   */
+  private final Map<TopicPartition, Long> writtenOffsets = new HashMap<>();
+  /** Whether changelog records came since the last commit: the task is restoring. */
+  private boolean restoredSinceCommit;
   private volatile boolean open;
   private SharedStore shared;
   private P2kv store;
@@ -269,8 +280,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     synchronized (bufferLock) {
       validateOpen();
       try {
+        ConsumerRecord<byte[], byte[]> last = null;
         for (ConsumerRecord<byte[], byte[]> r : records) {
           restored.add(r.key(), r.value());
+          last = r;
+        }
+        if (last != null) {
+          restoredOffsets.put(new TopicPartition(last.topic(), last.partition()), last.offset());
+          restoredSinceCommit = true;
         }
       } catch (java.io.UncheckedIOException e) {
         throw new ProcessorStateException("store " + name + ": cannot buffer restored records", e.getCause());
@@ -299,9 +316,11 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       // On this thread: it would wait for the loader anyway, and two restoring threads then load
       // in parallel.
       long bytes = restoredBytes;
+      Map<TopicPartition, Long> offsets = restoredOffsets;
       RestoreBuffer buffer = takeRestored();
       try {
         writeRecords(store, keys, buffer);
+        writtenOffsets.putAll(offsets);
       } catch (RuntimeException e) {
         throw new ProcessorStateException("store " + name + ": restored records failed", e);
       } finally {
@@ -314,6 +333,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     RestoreBuffer buffer = restored;
     restored = newRestoreBuffer();
     restoredBytes = 0;
+    restoredOffsets = new HashMap<>();
     return buffer;
   }
 
@@ -359,6 +379,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       return;
     }
     long bytes = restoredBytes;
+    restoreWriteOffsets = restoredOffsets;
     RestoreBuffer buffer = takeRestored();
     P2kv s = store;
     StoreKeys k = keys;
@@ -384,6 +405,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
     try {
       w.join();
+      writtenOffsets.putAll(restoreWriteOffsets);
     } catch (CompletionException e) {
       throw new ProcessorStateException("store " + name + ": restored records failed", e.getCause());
     } finally {
@@ -565,13 +587,50 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return true;
   }
 
+  /**
+   * Writes the buffered writes with the offsets and the position, as one atomic batch; or, during a
+   * restore (changelog records came since the last commit and some wait for their write), only the
+   * offsets of the restored records already in p2kv. Such a commit does not write the waiting
+   * records: under exactly-once Kafka commits a restoring store every 100 ms, and writing them at
+   * each commit made a restore many small loads (0.81 M records/s against 1.24 M, one task's
+   * 62,500 records in about 20 writes instead of one). A crash then redoes at most the records
+   * not yet written. The first commit with no changelog records since the last writes them all
+   * with the offsets, and so does every read, write and close.
+   */
   @Override
   public void commit(Map<TopicPartition, Long> changelogOffsets) {
     synchronized (bufferLock) {
-      if (open) {
+      if (!open) {
+        return;
+      }
+      boolean restoring = restoredSinceCommit && (!restored.isEmpty() || restoreWrite != null);
+      restoredSinceCommit = false;
+      if (restoring && buffered.isEmpty() && !changelogOffsets.isEmpty()) {
+        commitWrittenOffsets();
+      } else {
         commitWithBuffer(changelogOffsets);
       }
     }
+  }
+
+  /**
+   * Writes the offsets of the restored records already in p2kv, if any (a finished background
+   * write counts); the caller holds {@link #bufferLock}.
+   */
+  private void commitWrittenOffsets() {
+    if (restoreWrite != null && restoreWrite.isDone()) {
+      awaitRestoredWrite();
+    }
+    if (!writtenOffsets.isEmpty()) {
+      Batch batch = new Batch();
+      writtenOffsets.forEach((partition, offset) -> batch.put(keys.offset(partition), offsetBytes(offset)));
+      write(batch);
+      writtenOffsets.clear();
+    }
+  }
+
+  private static byte[] offsetBytes(long offset) {
+    return ByteBuffer.allocate(Long.BYTES).putLong(offset).array();
   }
 
   /**
@@ -588,7 +647,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       if (e.getValue() == null) {
         batch.delete(keys.offset(e.getKey()));
       } else {
-        batch.put(keys.offset(e.getKey()), ByteBuffer.allocate(Long.BYTES).putLong(e.getValue()).array());
+        batch.put(keys.offset(e.getKey()), offsetBytes(e.getValue()));
       }
     }
     synchronized (position) {
@@ -600,6 +659,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       batch.put(keys.position(), bytes);
     }
     writeBuffer(batch);
+    writtenOffsets.clear(); // the offsets just written cover them
     if (transactional) {
       synchronized (position) {
         position.merge(uncommittedPosition);

@@ -347,24 +347,11 @@ class P2kvKeyValueStoreContractTest {
     Properties p = props("app");
     p.put(P2kvStores.SHARDS_CONFIG, shards); // with 2, each batch is split into one write per shard
     MockProcessorContext<Object, Object> ctx = taskContext(p, 4);
-    org.apache.kafka.streams.processor.StateStoreContext real = ctx.getStateStoreContext();
-    List<org.apache.kafka.streams.processor.StateRestoreCallback> callback = new ArrayList<>();
-    org.apache.kafka.streams.processor.StateStoreContext capturing = (org.apache.kafka.streams.processor.StateStoreContext)
-        java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
-            new Class<?>[] {org.apache.kafka.streams.processor.StateStoreContext.class}, (proxy, method, args) -> {
-              if (method.getName().equals("register")) {
-                callback.add((org.apache.kafka.streams.processor.StateRestoreCallback) args[1]);
-                return null;
-              }
-              return method.invoke(real, args);
-            });
-    java.nio.file.Path taskDir = real.stateDir().toPath();
-    Files.createDirectories(taskDir);
+    java.nio.file.Path taskDir = ctx.getStateStoreContext().stateDir().toPath();
     Files.write(taskDir.resolve("p2kv-kv.restore-7"), new byte[] {0, 0, 0, 9}); // a dead process's
     P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
-    store.init(capturing, store);
+    var restore = initCapturingRestore(store, ctx);
     assertEquals(List.of(), restoreFiles(taskDir), "init deletes the restore files a dead process left");
-    var restore = (org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback) callback.get(0);
     NavigableMap<Bytes, byte[]> model = new TreeMap<>();
     long offset = 0;
     for (int b = 0; b < 20; b++) {
@@ -396,6 +383,66 @@ class P2kvKeyValueStoreContractTest {
     store.put(Bytes.wrap(new byte[] {1}), new byte[] {1});
     store.commit(Map.of(changelog, offset + 1));
     assertEquals(flushedBefore, flushedBytes(p2kv), "a commit after processing does not flush");
+    store.close();
+  }
+
+  /** Opens {@code store} in {@code ctx} and returns the restore callback it registers. */
+  private org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback initCapturingRestore(
+      P2kvKeyValueStore store, MockProcessorContext<Object, Object> ctx) {
+    org.apache.kafka.streams.processor.StateStoreContext real = ctx.getStateStoreContext();
+    List<org.apache.kafka.streams.processor.StateRestoreCallback> callback = new ArrayList<>();
+    org.apache.kafka.streams.processor.StateStoreContext capturing = (org.apache.kafka.streams.processor.StateStoreContext)
+        java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {org.apache.kafka.streams.processor.StateStoreContext.class}, (proxy, method, args) -> {
+              if (method.getName().equals("register")) {
+                callback.add((org.apache.kafka.streams.processor.StateRestoreCallback) args[1]);
+                return null;
+              }
+              return method.invoke(real, args);
+            });
+    store.init(capturing, store);
+    return (org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback) callback.get(0);
+  }
+
+  /** Restores {@code n} records from {@code offset} on: random keys of 0..499, each value its offset. */
+  private static void restoreRecords(org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback restore,
+      int partition, long offset, int n, Random r, NavigableMap<Bytes, byte[]> model) {
+    List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+    for (long o = offset; o < offset + n; o++) {
+      byte[] k = java.nio.ByteBuffer.allocate(4).putInt(r.nextInt(500)).array();
+      byte[] v = java.nio.ByteBuffer.allocate(8).putLong(o).array();
+      batch.add(new org.apache.kafka.clients.consumer.ConsumerRecord<>("app-kv-changelog", partition, o, k, v));
+      model.put(Bytes.wrap(k), v);
+    }
+    restore.restoreBatch(batch);
+  }
+
+  /**
+   * Kafka commits a restoring store often (every 100 ms under exactly-once). Such a commit does not
+   * write the restored records still waiting (each would be a small load), and records the offset
+   * of those already in p2kv only; a commit with no changelog records since the last one writes them all.
+   */
+  @Test
+  void shouldCommitOnlyRestoredRecordsAlreadyInP2kvWhileARestoreGoesOn() throws Exception {
+    Random r = new Random(seed());
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 7);
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    var restore = initCapturingRestore(store, taskContext(props("app"), 7));
+    NavigableMap<Bytes, byte[]> model = new TreeMap<>();
+    restoreRecords(restore, 7, 0, 1000, r, model);
+    store.commit(Map.of(changelog, 999L));
+    assertEquals(0, inP2kv(7).size(), "a commit during a restore does not write the waiting records");
+    assertNull(store.committedOffset(changelog), "nor their offsets");
+    Bytes probe = model.firstKey();
+    assertArrayEquals(model.get(probe), store.get(probe), "a read writes them first");
+    NavigableMap<Bytes, byte[]> written = new TreeMap<>(model);
+    restoreRecords(restore, 7, 1000, 1000, r, model);
+    store.commit(Map.of(changelog, 1999L));
+    assertEquals(999L, store.committedOffset(changelog), "the commit records the offset of the records written");
+    assertEquals(render(written), inP2kv(7));
+    store.commit(Map.of(changelog, 1999L)); // no changelog records since the last commit: the restore is over
+    assertEquals(1999L, store.committedOffset(changelog));
+    assertEquals(render(model), inP2kv(7));
     store.close();
   }
 
