@@ -2,7 +2,6 @@ package io.p2kv.kafka;
 
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -13,13 +12,11 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * iterator was made, in the iterator's order, a null value a delete; where both sides hold a key,
  * the uncommitted write wins, and a delete hides the key. Closing it closes the committed side.
  */
-final class StagedIterator implements KeyValueIterator<Bytes, byte[]> {
+final class StagedIterator extends LookaheadIterator {
   private final Iterator<KeyValue<Bytes, byte[]>> staged;
   private final KeyValueIterator<Bytes, byte[]> committed;
   private final boolean reverse;
   private KeyValue<Bytes, byte[]> nextStaged;
-  private KeyValue<Bytes, byte[]> next;
-  private boolean closed;
 
   StagedIterator(List<KeyValue<Bytes, byte[]>> staged, KeyValueIterator<Bytes, byte[]> committed, boolean reverse) {
     this.staged = staged.iterator();
@@ -28,17 +25,14 @@ final class StagedIterator implements KeyValueIterator<Bytes, byte[]> {
   }
 
   @Override
-  public boolean hasNext() {
-    if (closed) {
-      throw new IllegalStateException("iterator is closed");
-    }
-    while (next == null) {
+  KeyValue<Bytes, byte[]> advance() {
+    while (true) {
       if (nextStaged == null && staged.hasNext()) {
         nextStaged = staged.next();
       }
       boolean hasCommitted = committed.hasNext();
       if (nextStaged == null && !hasCommitted) {
-        return false;
+        return null;
       }
       // Which comes first, in the iterator's order: below 0 the uncommitted write, above 0 the
       // committed pair, 0 both (the same key).
@@ -52,44 +46,21 @@ final class StagedIterator implements KeyValueIterator<Bytes, byte[]> {
         order = reverse ? -c : c;
       }
       if (order > 0) {
-        next = committed.next();
-      } else {
-        if (order == 0) {
-          committed.next(); // overwritten or deleted since the last commit
-        }
-        KeyValue<Bytes, byte[]> s = nextStaged;
-        nextStaged = null;
-        if (s.value != null) {
-          next = s;
-        }
+        return committed.next();
+      }
+      if (order == 0) {
+        committed.next(); // overwritten or deleted since the last commit
+      }
+      KeyValue<Bytes, byte[]> s = nextStaged;
+      nextStaged = null;
+      if (s.value != null) {
+        return s;
       }
     }
-    return true;
   }
 
   @Override
-  public KeyValue<Bytes, byte[]> next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    KeyValue<Bytes, byte[]> r = next;
-    next = null;
-    return r;
-  }
-
-  @Override
-  public Bytes peekNextKey() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    return next.key;
-  }
-
-  @Override
-  public void close() {
-    if (!closed) {
-      closed = true;
-      committed.close();
-    }
+  void release() {
+    committed.close();
   }
 }

@@ -459,8 +459,15 @@ class P2kvKeyValueStoreContractTest {
 
   /** Task {@code partition}'s context in application "app" under exactly-once. */
   private MockProcessorContext<Object, Object> exactlyOnceContext(int partition) throws java.io.IOException {
+    return exactlyOnceContext(partition, false);
+  }
+
+  private MockProcessorContext<Object, Object> exactlyOnceContext(int partition, boolean transactional) throws java.io.IOException {
     Properties eos = props("app");
     eos.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    if (transactional) {
+      eos.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true");
+    }
     return taskContext(eos, partition);
   }
 
@@ -555,12 +562,9 @@ class P2kvKeyValueStoreContractTest {
     }
   }
 
-  /** A task context under exactly-once with Kafka's enable.transactional.statestores. */
+  /** Task {@code partition}'s context in application "app" under exactly-once, with Kafka's enable.transactional.statestores. */
   private MockProcessorContext<Object, Object> transactionalContext(int partition) throws java.io.IOException {
-    Properties p = props("app");
-    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true");
-    return taskContext(p, partition);
+    return exactlyOnceContext(partition, true);
   }
 
   /** What p2kv itself holds of partition {@code partition} of store "kv", rendered. */
