@@ -139,7 +139,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   static final String RESTORE_FILE_PREFIX = "p2kv-";
 
   private final String name;
-  private final Position position = Position.emptyPosition();
+  /** The IQv2 position of the data in p2kv (committed, for a transactional store); new at each {@link #init}. */
+  private Position position = Position.emptyPosition();
   /** Guards the write buffer: the task's stream thread writes, interactive queries read. */
   private final Object bufferLock = new Object();
   /**
@@ -220,7 +221,17 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     Map<String, Object> configs = stateStoreContext.appConfigs();
     boolean eos = StreamsConfig.EXACTLY_ONCE_V2.equals(configs.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
     transactional = StreamsConfig.InternalConfig.getBoolean(configs, StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, false);
+    // Kafka may open the same store object again (a revived task): nothing of its last life
+    // carries over, since its partition may have been dropped since.
     buffered = transactional ? new TreeMap<>() : new HashMap<>();
+    bufferedBytes = 0;
+    writtenSinceCommit = false;
+    position = Position.emptyPosition();
+    uncommittedPosition = Position.emptyPosition();
+    restoredOffsets = new HashMap<>();
+    restoreWriteOffsets = Map.of();
+    writtenOffsets.clear();
+    restoredSinceCommit = false;
     SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(configs));
     try {
       store = s.store();

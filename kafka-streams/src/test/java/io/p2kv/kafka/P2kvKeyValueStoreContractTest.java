@@ -446,6 +446,36 @@ class P2kvKeyValueStoreContractTest {
     store.close();
   }
 
+  /**
+   * Kafka may open the same store object again (a task revived after it was closed dirty), after
+   * wiping its directory: nothing of the store's last life may leak into the new one, neither the
+   * offsets of restored records it wrote nor its query position.
+   */
+  @Test
+  void shouldStartAfreshWhenTheSameStoreIsOpenedOnAWipedDirectory() throws Exception {
+    Random r = new Random(seed());
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 8);
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 8);
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    var restore = initCapturingRestore(store, ctx);
+    restoreRecords(restore, 8, 0, 1000, r, new TreeMap<>());
+    ctx.setRecordMetadata("in", 8, 5L);
+    store.put(Bytes.wrap(new byte[] {1}), new byte[] {1}); // writes the restored records first
+    store.close(); // without a commit
+    Files.delete(ctx.getStateStoreContext().stateDir().toPath().resolve("p2kv-kv")); // Kafka wipes the task
+
+    NavigableMap<Bytes, byte[]> model = new TreeMap<>();
+    restore = initCapturingRestore(store, ctx);
+    assertEquals(Position.emptyPosition(), store.getPosition(), "the position of the last life");
+    restoreRecords(restore, 8, 0, 100, r, model);
+    store.commit(Map.of(changelog, 99L)); // during the restore: records only what is in p2kv
+    assertNull(store.committedOffset(changelog), "an offset of the last life's records");
+    store.commit(Map.of(changelog, 99L));
+    assertEquals(99L, store.committedOffset(changelog));
+    assertEquals(render(model), inP2kv(8));
+    store.close();
+  }
+
   /** The files restored records of store "kv" wait in. */
   private static List<String> restoreFiles(java.nio.file.Path taskDir) throws java.io.IOException {
     try (java.util.stream.Stream<java.nio.file.Path> files = Files.list(taskDir)) {
