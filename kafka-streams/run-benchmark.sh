@@ -14,11 +14,11 @@ ROUNDS=${1:-3}
 RECORDS=${2:-2000000}
 KEYS=${3:-1000000}
 OUT=${OUT:-/tmp/p2kv-kafka-bench}
-SHARDS_OPTION=()
-if [ -n "${P2KV_SHARDS:-}" ]; then SHARDS_OPTION=("-Dbench.shards=$P2KV_SHARDS"); fi
-if [ -n "${P2KV_BUDGET:-}" ]; then SHARDS_OPTION+=("-Dbench.budget.bytes=$P2KV_BUDGET"); fi
-if [ -n "${P2KV_BENCH_GUARANTEE:-}" ]; then SHARDS_OPTION+=("-Dbench.guarantee=$P2KV_BENCH_GUARANTEE"); fi
-if [ -n "${P2KV_BENCH_TRANSACTIONAL:-}" ]; then SHARDS_OPTION+=("-Dbench.transactional=$P2KV_BENCH_TRANSACTIONAL"); fi
+CHILD_OPTIONS=()
+if [ -n "${P2KV_SHARDS:-}" ]; then CHILD_OPTIONS=("-Dbench.shards=$P2KV_SHARDS"); fi
+if [ -n "${P2KV_BUDGET:-}" ]; then CHILD_OPTIONS+=("-Dbench.budget.bytes=$P2KV_BUDGET"); fi
+if [ -n "${P2KV_BENCH_GUARANTEE:-}" ]; then CHILD_OPTIONS+=("-Dbench.guarantee=$P2KV_BENCH_GUARANTEE"); fi
+if [ -n "${P2KV_BENCH_TRANSACTIONAL:-}" ]; then CHILD_OPTIONS+=("-Dbench.transactional=$P2KV_BENCH_TRANSACTIONAL"); fi
 mkdir -p "$OUT"
 flock -s /tmp/p2kv-cpu.lock mvn -B -q -pl kafka-streams -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test
@@ -32,5 +32,5 @@ for round in $(seq 1 "$ROUNDS"); do
   # The round number picks the order (odd: RocksDB first); one round per run keeps each lock hold short.
   flock -x /tmp/p2kv-cpu.lock java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=error -cp "$CP" \
     io.p2kv.kafka.bench.StreamsBenchmark "$RECORDS" "$KEYS" "$round-$round" "$OUT/work" \
-    -Xmx1g "${SHARDS_OPTION[@]}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn 2>&1 | tee "$OUT/round-$round.log" | grep -E '^(produced|round|#|p2kv|rocksdb) '
+    -Xmx1g "${CHILD_OPTIONS[@]}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn 2>&1 | tee "$OUT/round-$round.log" | grep -E '^(produced|round|#|p2kv|rocksdb) '
 done
