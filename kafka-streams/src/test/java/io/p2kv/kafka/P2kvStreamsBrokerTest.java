@@ -330,6 +330,14 @@ class P2kvStreamsBrokerTest {
     } finally {
       again.destroyForcibly().waitFor();
     }
+    // A full restore reads at least the first child's 3,000 committed amounts again; a kept
+    // transactional store, only what Kafka committed after the store's last commit.
+    long restored = restoredRecords(3);
+    if (transactional && !wipe) {
+      assertTrue(restored < 3_000, "the transactional stores restored " + restored + " records after the SIGKILL");
+    } else {
+      assertTrue(restored >= 3_000, "a full restore read " + restored + " records");
+    }
     String dropped = "was not closed (the process died)";
     assertFalse(Files.readString(tmp.resolve("child-2.log")).contains(dropped), "a clean stop drops nothing");
     assertEquals(!wipe && !transactional, Files.readString(tmp.resolve("child-3.log")).contains(dropped),
@@ -337,8 +345,17 @@ class P2kvStreamsBrokerTest {
             : transactional ? "transactional stores keep their partitions" : "the crashed partitions are dropped");
   }
 
+  /** The records child {@code n}'s stores restored, from SumApp's restore listener. */
+  private long restoredRecords(int n) throws java.io.IOException {
+    return java.util.regex.Pattern.compile("restored (\\d+) records of")
+        .matcher(Files.readString(tmp.resolve("child-" + n + ".log")))
+        .results()
+        .mapToLong(m -> Long.parseLong(m.group(1)))
+        .sum();
+  }
+
   /**
-   * Feeds the child in chunks until it has committed output, then 8,000 more amounts, and kills it
+   * Feeds the child in chunks until it has committed output of its own, then 8,000 more amounts, and kills it
    * with SIGKILL (no commit, no close) while it is still being fed: unless transactional, its
    * store's write buffer has then gone to p2kv mid-transaction (the child commits every 2 s), so
    * p2kv holds writes of a transaction that never commits.
@@ -354,7 +371,8 @@ class P2kvStreamsBrokerTest {
         parts.add(new TopicPartition(out, i));
       }
       c.assign(parts);
-      c.seekToBeginning(parts);
+      c.seekToEnd(parts); // past the output of earlier children
+      parts.forEach(c::position);
       while (c.poll(Duration.ofMillis(10)).isEmpty()) {
         assertTrue(System.nanoTime() < deadline, "the child produced no output");
         produce(200);

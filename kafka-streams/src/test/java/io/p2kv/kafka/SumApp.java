@@ -106,6 +106,18 @@ final class SumApp {
         running.countDown();
       }
     });
+    streams.setGlobalStateRestoreListener(new org.apache.kafka.streams.processor.StateRestoreListener() {
+      @Override
+      public void onRestoreStart(org.apache.kafka.common.TopicPartition partition, String store, long start, long end) {}
+
+      @Override
+      public void onBatchRestored(org.apache.kafka.common.TopicPartition partition, String store, long batchEnd, long n) {}
+
+      @Override
+      public void onRestoreEnd(org.apache.kafka.common.TopicPartition partition, String store, long total) {
+        System.out.println("restored " + total + " records of " + partition); // read by P2kvStreamsBrokerTest
+      }
+    });
     // SIGTERM closes the application cleanly (the tests' clean stop); SIGKILL skips this.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> streams.close(java.time.Duration.ofSeconds(60))));
     streams.start();
