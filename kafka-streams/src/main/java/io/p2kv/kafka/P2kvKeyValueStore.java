@@ -181,12 +181,13 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private int restoreFiles;
   /** The bytes of {@link #restored}, as counted in the instance's restore buffers. */
   private long restoredBytes;
-  /** The write of the restored records last taken from {@link #restored}, or null once awaited. */
-  private CompletableFuture<Void> restoreWrite;
+  /**
+   * The write of the restored records last taken from {@link #restored}, or null once awaited; it
+   * completes with their offsets (as {@link #restoredOffsets}).
+   */
+  private CompletableFuture<Map<TopicPartition, Long>> restoreWrite;
   /** Per changelog partition, the offset of the last record in {@link #restored}. */
   private Map<TopicPartition, Long> restoredOffsets = new HashMap<>();
-  /** The same for the records of {@link #restoreWrite}. */
-  private Map<TopicPartition, Long> restoreWriteOffsets = Map.of();
   /**
    * Per changelog partition, the offset of the last restored record written to p2kv since the
    * last commit: what a commit during a restore may record (see {@link #commit}).
@@ -229,7 +230,6 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     position = Position.emptyPosition();
     uncommittedPosition = Position.emptyPosition();
     restoredOffsets = new HashMap<>();
-    restoreWriteOffsets = Map.of();
     writtenOffsets.clear();
     restoredSinceCommit = false;
     SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(configs));
@@ -239,7 +239,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       Path marker = taskDir.toPath().resolve("p2kv-" + name);
       synchronized (s) {
         boolean marked = Files.exists(marker);
-        if (marked && eos && java.util.Arrays.equals(store.get(keys.status()), OPEN)) {
+        if (marked && eos && Arrays.equals(store.get(keys.status()), OPEN)) {
           // Not closed: the process died, and under exactly-once the partition may hold writes of
           // a transaction that never committed. Drop it as if Kafka had wiped the task, and Kafka
           // restores it from the changelog (its offsets go too). The marker goes first, so a crash
@@ -392,14 +392,15 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       return;
     }
     long bytes = restoredBytes;
-    restoreWriteOffsets = restoredOffsets;
+    Map<TopicPartition, Long> offsets = restoredOffsets;
     RestoreBuffer buffer = takeRestored();
     P2kv s = store;
     StoreKeys k = keys;
     SharedStore instance = shared;
-    restoreWrite = CompletableFuture.runAsync(() -> {
+    restoreWrite = CompletableFuture.supplyAsync(() -> {
       try {
         writeRecords(s, k, buffer);
+        return offsets;
       } finally {
         instance.addRestoreBytes(-bytes);
       }
@@ -412,13 +413,12 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * restores it again from its committed offsets, which never count them.
    */
   private void awaitRestoredWrite() {
-    CompletableFuture<Void> w = restoreWrite;
+    CompletableFuture<Map<TopicPartition, Long>> w = restoreWrite;
     if (w == null) {
       return;
     }
     try {
-      w.join();
-      writtenOffsets.putAll(restoreWriteOffsets);
+      writtenOffsets.putAll(w.join());
     } catch (CompletionException e) {
       throw new ProcessorStateException("store " + name + ": restored records failed", e.getCause());
     } finally {
@@ -514,6 +514,11 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     writtenSinceCommit = true;
   }
 
+  /** The position a write moves: for a transactional store, that of its uncommitted writes. */
+  private Position writesPosition() {
+    return transactional ? uncommittedPosition : position;
+  }
+
   /** Writes the buffer to p2kv if it is full; the caller holds {@link #bufferLock}. */
   private void writeBufferIfFull() {
     if (!transactional && (buffered.size() >= WRITE_BUFFER_RECORDS || bufferedBytes >= WRITE_BUFFER_BYTES)) {
@@ -607,8 +612,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * records: under exactly-once Kafka commits a restoring store every 100 ms, and writing them at
    * each commit made a restore many small writes (one task's 62,500 records in about 3 instead of
    * one load; the restore ran at 0.84x of Kafka's stores, 1.20x without). A crash then redoes at
-   * most the records not yet written. The first commit with no changelog records since the last writes them all
-   * with the offsets, and so does every read, write and close.
+   * most the records not yet written. The first commit with no changelog records since the last
+   * writes them all with the offsets, and so does every read, write and close.
    */
   @Override
   public void commit(Map<TopicPartition, Long> changelogOffsets) {
@@ -666,7 +671,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     synchronized (position) {
       // The position as of the data written so far, so a reopened store answers IQv2 position
       // bounds as it did (Kafka's RocksDB store keeps its position too).
-      ByteBuffer serialized = PositionSerde.serialize(transactional ? position.copy().merge(uncommittedPosition) : position);
+      ByteBuffer serialized = PositionSerde.serialize(getPosition());
       byte[] bytes = new byte[serialized.remaining()];
       serialized.get(bytes);
       batch.put(keys.position(), bytes);
@@ -697,7 +702,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     synchronized (bufferLock) {
       validateOpen();
       buffer(key, value);
-      StoreQueryUtils.updatePosition(transactional ? uncommittedPosition : position, context);
+      StoreQueryUtils.updatePosition(writesPosition(), context);
       writeBufferIfFull();
     }
   }
@@ -721,7 +726,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       for (KeyValue<Bytes, byte[]> e : entries) {
         buffer(e.key, e.value);
       }
-      StoreQueryUtils.updatePosition(transactional ? uncommittedPosition : position, context);
+      StoreQueryUtils.updatePosition(writesPosition(), context);
       writeBufferIfFull(); // after all of them: the entries go to p2kv in one batch
     }
   }
