@@ -45,8 +45,12 @@ final class RequestDispatcher {
   Object call(Shard shard, Request r, OperationType type) {
     checkNotWorkerThread();
     long start = startNanos();
-    shard.submitSync(r);
-    shard.awaitSync(r, yieldNanos()); // at once if this thread executed it; wakes its tree children
+    if (VirtualThreads.isVirtual(Thread.currentThread())) {
+      shard.callVirtual(r);
+    } else {
+      shard.submitSync(r);
+      shard.awaitSync(r, yieldWaitNanos); // at once if this thread executed it; wakes its tree children
+    }
     Object result = r.resultOrThrow();
     record(type, start);
     return result;

@@ -13,6 +13,7 @@ import io.p2kv.internal.engine.EngineProperty;
 import io.p2kv.internal.metrics.LatencyRecorder;
 import io.p2kv.internal.separation.WriteProfile;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -64,6 +65,8 @@ final class Shard implements Completion.Helper {
   final ShardWorker worker;
   private final LongAdder rejectedOffers = new LongAdder();
   private final ReaderGuard readers = new ReaderGuard();
+  /** Sync callers on virtual threads inside {@link #callVirtual} on this shard (tests add to it). */
+  final AtomicInteger virtualCallers = new AtomicInteger();
   private AgentRunner runner;
 
   /**
@@ -144,13 +147,27 @@ final class Shard implements Completion.Helper {
    * @throws QueueFullException in fail-fast mode when the queue is full
    */
   void submitSync(Request r) {
+    submitSync(r, false);
+  }
+
+  /**
+   * {@link #submitSync(Request)}, or with {@code handOff} a plain hand-off to the worker thread:
+   * enqueue and wake it, never take the role.
+   */
+  private void submitSync(Request r, boolean handOff) {
     store.checkOpen();
     if (!queue.offer(r)) {
       offerSlow(r);
     }
-    // The queue's size is read only when the worker looks busy: alone, the request has nothing
-    // to batch with.
-    boolean taken = signal.signalOrTake() || (queue.size() <= 1 && signal.takeWhileWaiting());
+    boolean taken;
+    if (handOff) {
+      signal.signal();
+      taken = false;
+    } else {
+      // The queue's size is read only when the worker looks busy: alone, the request has nothing
+      // to batch with.
+      taken = signal.signalOrTake() || (queue.size() <= 1 && signal.takeWhileWaiting());
+    }
     if (taken) {
       worker.runAsCaller(r);
     }
@@ -172,6 +189,39 @@ final class Shard implements Completion.Helper {
       takenAtSubmit = next;
     }
   }
+
+  /**
+   * A sync call from a virtual thread: submits the request and parks until it is complete.
+   *
+   * <p>While few virtual threads wait on this shard, the caller may take the worker role at submit
+   * as a platform thread does ({@link #submitSync(Request)}): a lone caller then writes its own
+   * request on its carrier and never parks, where a hand-off would cost it an unmount, a wake-up
+   * of the worker thread and a resubmission to its scheduler. Past {@link
+   * #VIRTUAL_HAND_OFF_CALLERS} waiting callers it hands the request to the worker thread instead.
+   * A virtual thread holding the role pins its carrier for the whole RocksDB write (a JNI call), so
+   * with many waiters the role moved from carrier to carrier, each holder writing the few requests
+   * queued since the last one (mean write batches of 2.5 from 32 virtual threads, 10-14 from 256,
+   * against 18 and 120 handed off), and the carriers that should resubmit the woken waiters were
+   * busy writing (docs/benchmarks/WRITE-PATH.md, stop 50).
+   *
+   * @param r the caller's request
+   */
+  void callVirtual(Request r) {
+    int callers = virtualCallers.incrementAndGet();
+    try {
+      submitSync(r, callers > VIRTUAL_HAND_OFF_CALLERS);
+      awaitSync(r, 0);
+    } finally {
+      virtualCallers.decrementAndGet();
+    }
+  }
+
+  /**
+   * Virtual-thread callers waiting on one shard past which they hand their requests off instead
+   * of taking the worker role: with 2 or 4 callers taking the role was 10-20 % faster, with 8 to
+   * 16 the two were about even, with 32 the hand-off was 1.5x faster (WRITE-PATH.md, stop 50).
+   */
+  static final int VIRTUAL_HAND_OFF_CALLERS = 4;
 
   /**
    * Waits for a sync request {@link #submitSync} queued.

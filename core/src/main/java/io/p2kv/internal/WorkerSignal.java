@@ -29,7 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * 8-32 callers, docs/benchmarks/COMBINING.md). A busy worker ({@link #BUSY}) keeps the role, so
  * under load requests still queue up and batch behind it; a caller whose request is alone in the
  * queue (nothing to batch it with) or that has waited takes it whatever the worker's state ({@link
- * #takeWhileWaiting}, {@link Shard#submitSync}). Then the caller lets go with {@link
+ * #takeWhileWaiting}, {@link Shard#submitSync}). A caller on a virtual thread does so only while
+ * few virtual threads wait on the shard, and otherwise hands its request to the worker thread
+ * ({@link Shard#callVirtual}). Then the caller lets go with {@link
  * #releaseAsCaller}. The CAS that takes the role and the volatile write that frees it order every
  * holder's writes to the worker's state before the next holder's reads: the state moves with the
  * role.

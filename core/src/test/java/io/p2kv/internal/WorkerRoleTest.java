@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2kv.IdleMode;
 import io.p2kv.Pinning;
 import io.p2kv.QueueFullPolicy;
+import io.p2kv.StoreClosedException;
 import io.p2kv.StoreFailedException;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -254,6 +255,44 @@ class WorkerRoleTest {
     assertEquals(List.of("put"), engine.calls);
     assertTrue(signal.takeWhileWaiting(), "the caller let the role go");
     signal.releaseAsCaller(shard.worker);
+  }
+
+  @Test
+  void shouldHandAVirtualThreadsCallToTheWorkerThreadOnlyPastTheThresholdOfWaitingVirtualCallers() throws Exception {
+    startAndAwaitParked();
+    // Other virtual-thread callers waiting on the shard, one short of the threshold: with the
+    // caller's own call the count is at the threshold, so the caller takes the role of the sleeping
+    // worker and executes its put on its own thread, as a platform thread does.
+    int others = Shard.VIRTUAL_HAND_OFF_CALLERS - 1;
+    shard.virtualCallers.addAndGet(others);
+    join(onThread("caller-a", () -> {
+      shard.callVirtual(new Request.Put(new byte[] {2}, new byte[] {20}, null));
+      return null;
+    }));
+    assertEquals(List.of("caller-a"), engine.threads, "at the threshold the caller executes its put itself");
+    assertTrue(signal.isSleeping(), "the worker was not woken");
+    assertEquals(others, shard.virtualCallers.get(), "the call's own count was released");
+
+    // One more waiting caller: past the threshold the call is handed to the worker thread, which
+    // is woken for it although the role is free and the request alone.
+    shard.virtualCallers.incrementAndGet();
+    join(onThread("caller-b", () -> {
+      shard.callVirtual(new Request.Put(new byte[] {3}, new byte[] {30}, null));
+      return null;
+    }));
+    assertEquals(List.of("caller-a", workerThread.getName()), engine.threads, "past the threshold the worker executes it");
+    assertEquals(others + 1, shard.virtualCallers.get());
+    assertEquals(2, engine.data.size());
+
+    // A call that fails releases its count too.
+    state.markClosed();
+    CompletableFuture<Object> refused = onThread("caller-c", () -> {
+      shard.callVirtual(new Request.Put(new byte[] {4}, new byte[] {40}, null));
+      return null;
+    });
+    ExecutionException e = assertThrows(ExecutionException.class, () -> refused.get(TIMEOUT_S, TimeUnit.SECONDS));
+    assertInstanceOf(StoreClosedException.class, e.getCause());
+    assertEquals(others + 1, shard.virtualCallers.get(), "a refused call left no count behind");
   }
 
   @Test
