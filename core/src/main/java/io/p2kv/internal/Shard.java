@@ -201,8 +201,8 @@ final class Shard implements Completion.Helper {
    * A virtual thread holding the role pins its carrier for the whole RocksDB write (a JNI call), so
    * with many waiters the role moved from carrier to carrier, each holder writing the few requests
    * queued since the last one (mean write batches of 2.5 from 32 virtual threads and 10-14 from
-   * 256, against 18 and 120 when every call was handed off), and the carriers that should resubmit the woken waiters were
-   * busy writing (docs/benchmarks/WRITE-PATH.md, stop 50).
+   * 256, against 18 and 120 when every call was handed off), and the carriers that should resubmit
+   * the woken waiters were busy writing (docs/benchmarks/WRITE-PATH.md, stop 50).
    *
    * @param r the caller's request
    */

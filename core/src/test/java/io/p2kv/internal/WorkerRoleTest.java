@@ -8,16 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2kv.IdleMode;
+import io.p2kv.OperationType;
 import io.p2kv.Pinning;
 import io.p2kv.QueueFullPolicy;
 import io.p2kv.StoreClosedException;
 import io.p2kv.StoreFailedException;
+import io.p2kv.VirtualExecutors;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -293,6 +297,32 @@ class WorkerRoleTest {
     ExecutionException e = assertThrows(ExecutionException.class, () -> refused.get(TIMEOUT_S, TimeUnit.SECONDS));
     assertInstanceOf(StoreClosedException.class, e.getCause());
     assertEquals(others + 1, shard.virtualCallers.get(), "a refused call left no count behind");
+  }
+
+  @Test
+  void shouldCountOnlyVirtualThreadsAmongTheWaitingVirtualCallers() throws Exception {
+    ExecutorService virtual = VirtualExecutors.newOrSkip();
+    try {
+      startAndAwaitParked();
+      RequestDispatcher dispatcher = new RequestDispatcher(TimeUnit.MICROSECONDS.toNanos(50), null);
+      // A virtual thread's sync put, held inside the engine: the dispatcher routed it through
+      // callVirtual, so it is counted while it runs.
+      Future<Object> held = virtual.submit(
+          () -> dispatcher.call(shard, new Request.Put(GATED, new byte[] {10}, null), OperationType.PUT));
+      await(engine.entered);
+      assertEquals(1, shard.virtualCallers.get(), "the virtual thread's call is counted");
+      engine.gate.countDown();
+      held.get(TIMEOUT_S, TimeUnit.SECONDS);
+      assertEquals(0, shard.virtualCallers.get());
+
+      // A platform thread's call is not.
+      join(onThread("platform", () -> dispatcher.call(shard, new Request.Put(new byte[] {2}, new byte[] {20}, null),
+          OperationType.PUT)));
+      assertEquals(0, shard.virtualCallers.get());
+      assertEquals(2, engine.data.size());
+    } finally {
+      virtual.shutdown();
+    }
   }
 
   @Test
