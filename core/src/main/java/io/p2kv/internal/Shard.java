@@ -219,7 +219,8 @@ final class Shard implements Completion.Helper {
   /**
    * Virtual-thread callers waiting on one shard past which they hand their requests off instead
    * of taking the worker role: with 2 or 4 callers taking the role was 10-20 % faster, with 8 to
-   * 16 the two were about even, with 32 the hand-off was 1.5x faster (WRITE-PATH.md, stop 50).
+   * 16 the two were about even, with 32 the hand-off was 1.14-1.6x faster (WRITE-PATH.md, stop
+   * 50).
    */
   static final int VIRTUAL_HAND_OFF_CALLERS = 4;
 
