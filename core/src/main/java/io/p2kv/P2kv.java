@@ -11,6 +11,7 @@ import io.p2kv.internal.engine.EngineFactory;
 import io.p2kv.internal.separation.SeparationTuner;
 import io.p2kv.rocksdb.RocksDbConfigurer;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -395,6 +396,49 @@ public final class P2kv implements AutoCloseable {
   public void load(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
     core.load(batch);
+  }
+
+  /**
+   * Bulk-loads operations that come in ascending unsigned key order, as {@link #load} does, without
+   * holding them: each operation goes into its shard's table file as the iterator yields it, so
+   * the input may be larger than the heap, and the garbage collector sees each operation only
+   * briefly. For data sorted already (an export of a sorted store, the output of an external
+   * sort), or sorted by the caller in a compact form of its own: {@link #load} holds a whole batch
+   * of {@link Batch.Op}s, which a load of millions of pairs keeps alive long enough for the
+   * collector to copy and promote (p2kv's Kafka Streams store restores through this method for that
+   * reason; docs/benchmarks/KAFKA-STREAMS.md).
+   *
+   * <p>Keys must not decrease. Of adjacent operations on one key the last is kept, as in {@link
+   * #load}. Otherwise it behaves as {@link #load}: ordered against the requests queued before and
+   * after it, durable on return, atomic per shard and not across shards, values inline. Until every
+   * file is written, the call holds each shard it has written to open: {@link #close} waits for it.
+   *
+   * @param ops the operations, ascending by key; the store keeps none of them
+   * @throws NullPointerException if ops is null, or yields null
+   * @throws IllegalArgumentException if a key is below the key before it, or a key or value is too
+   *     long; nothing is loaded
+   * @throws IllegalStateException if called from a worker thread (a callback or an update function)
+   * @throws P2kvException as for {@link #load}; if the iterator throws, that exception propagates
+   *     and nothing is loaded
+   */
+  public void loadSorted(Iterator<Batch.Op> ops) {
+    Objects.requireNonNull(ops, "ops is null");
+    core.loadSorted(new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return ops.hasNext();
+      }
+
+      @Override
+      public Batch.Op next() {
+        Batch.Op op = Objects.requireNonNull(ops.next(), "ops yielded a null operation");
+        Limits.checkKey(op.key());
+        if (!op.isDelete()) {
+          Limits.checkValue(op.value());
+        }
+        return op;
+      }
+    });
   }
 
   // ------------------------------------------------------------------------ updates

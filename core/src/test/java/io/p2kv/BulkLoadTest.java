@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
@@ -26,8 +27,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * range deletes and loads (with repeated keys and deletes) under hash and range partitioning, with
  * the value cache on and both read paths, checked by gets (which fill the cache, so a load must
  * drop what it replaces) after every operation, by whole-range reads, by a snapshot taken before a
- * load, and after a reopen; and a load kept by a copy of a store that writes without its log (a
- * load is durable by itself), failures, leftovers and bad input.
+ * load, and after a reopen, half the loads sorted ({@link P2kv#loadSorted}); sorted loads that
+ * find a key out of order or an iterator that fails, which load nothing; a load kept by a copy of
+ * a store that writes without its log (a load is durable by itself), failures, leftovers and bad
+ * input.
  */
 class BulkLoadTest {
   @TempDir Path tmp;
@@ -39,6 +42,7 @@ class BulkLoadTest {
       Random rnd = new Random(seed);
       TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
       int loads = 0;
+      int sortedLoads = 0;
       int snapshotChecks = 0;
       try (P2kv store = layout.builder().open(tmp)) {
         for (int op = 0; op < 1000; op++) {
@@ -69,18 +73,21 @@ class BulkLoadTest {
                 after.put(k, v);
               }
             }
+            // Half the loads go sorted: the same operations in key order, each key's in their order.
+            boolean sorted = rnd.nextBoolean();
             if (rnd.nextInt(8) == 0) {
               try (Snapshot before = store.snapshot()) {
-                store.load(batch);
+                load(store, batch, sorted);
                 ModelLayouts.assertMatches(model, before.range(null, null), "a snapshot taken before a load does not see it");
                 snapshotChecks++;
               }
             } else {
-              store.load(batch);
+              load(store, batch, sorted);
             }
             model.clear();
             model.putAll(after);
             loads++;
+            sortedLoads += sorted ? 1 : 0;
           } else {
             for (int i = 0; i < 4; i++) {
               byte[] k = ModelLayouts.randomKey(rnd);
@@ -93,6 +100,7 @@ class BulkLoadTest {
           }
         }
         assertTrue(loads > 150 && snapshotChecks > 5, loads + " loads, " + snapshotChecks + " with a snapshot");
+        assertTrue(sortedLoads > 50 && loads - sortedLoads > 50, sortedLoads + " of " + loads + " loads sorted");
         assertTrue(store.stats().cache().hits() > 0, "the cache served reads");
         assertMatches(model, store, "before reopen");
         assertStagingEmpty();
@@ -101,6 +109,80 @@ class BulkLoadTest {
         assertMatches(model, store, "after reopen");
       }
     });
+  }
+
+  /** {@code batch} as a load, or as a sorted load of its operations in key order. */
+  private static void load(P2kv store, Batch batch, boolean sorted) {
+    if (sorted) {
+      List<Batch.Op> ops = new ArrayList<>(batch.ops());
+      ops.sort((a, b) -> Keys.UNSIGNED.compare(a.key(), b.key())); // stable: each key's in order
+      store.loadSorted(ops.iterator());
+    } else {
+      store.load(batch);
+    }
+  }
+
+  @Test
+  void shouldLoadNothingWhenASortedLoadsKeysGoDownOrItsIteratorFails() throws IOException {
+    try (P2kv store = P2kv.builder().shards(4).open(tmp)) {
+      store.put(Keys.key("k000"), Keys.key("old"));
+      // Keys over every shard first, so each has a file open when the bad operation comes.
+      List<Batch.Op> ops = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        ops.add(new Batch.Op(Keys.key(String.format("k%03d", i)), Keys.key("new")));
+      }
+      List<Batch.Op> descending = new ArrayList<>(ops);
+      descending.add(new Batch.Op(Keys.key("k100"), Keys.key("late")));
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.loadSorted(descending.iterator()));
+      assertTrue(e.getMessage().contains("operation 200") && e.getMessage().contains("ascending"), e.getMessage());
+      assertNothingLoaded(store);
+
+      Iterator<Batch.Op> failing = new Iterator<>() {
+        int i;
+
+        @Override
+        public boolean hasNext() {
+          return true;
+        }
+
+        @Override
+        public Batch.Op next() {
+          if (i == ops.size()) {
+            throw new IllegalStateException("the source failed");
+          }
+          return ops.get(i++);
+        }
+      };
+      IllegalStateException f = assertThrows(IllegalStateException.class, () -> store.loadSorted(failing));
+      assertEquals("the source failed", f.getMessage());
+      assertNothingLoaded(store);
+
+      List<Batch.Op> tooLong = new ArrayList<>(ops);
+      tooLong.add(new Batch.Op(Keys.key("k999"), new byte[P2kv.MAX_VALUE_BYTES + 1]));
+      assertThrows(IllegalArgumentException.class, () -> store.loadSorted(tooLong.iterator()));
+      assertNothingLoaded(store);
+
+      List<Batch.Op> withNull = new ArrayList<>(ops);
+      withNull.add(null);
+      assertThrows(NullPointerException.class, () -> store.loadSorted(withNull.iterator()));
+      assertNothingLoaded(store);
+
+      // Equal keys next to each other: the last one is kept.
+      List<Batch.Op> repeated = new ArrayList<>(ops);
+      repeated.add(new Batch.Op(Keys.key("k199"), null));
+      repeated.add(new Batch.Op(Keys.key("k199"), Keys.key("last")));
+      store.loadSorted(repeated.iterator());
+      assertEquals(200, store.range(null, null).size());
+      assertArrayEquals(Keys.key("new"), store.get(Keys.key("k000")));
+      assertArrayEquals(Keys.key("last"), store.get(Keys.key("k199")));
+      assertStagingEmpty();
+    }
+  }
+
+  private void assertNothingLoaded(P2kv store) throws IOException {
+    assertEquals(1, store.range(null, null).size(), "only the put before the loads");
+    assertArrayEquals(Keys.key("old"), store.get(Keys.key("k000")));
+    assertStagingEmpty();
   }
 
   @Test
@@ -130,12 +212,17 @@ class BulkLoadTest {
     P2kv store = P2kv.builder().shards(2).open(tmp);
     NullPointerException npe = assertThrows(NullPointerException.class, () -> store.load(null));
     assertTrue(npe.getMessage().contains("batch is null"), npe.getMessage());
+    npe = assertThrows(NullPointerException.class, () -> store.loadSorted(null));
+    assertTrue(npe.getMessage().contains("ops is null"), npe.getMessage());
     store.load(new Batch());
+    store.loadSorted(List.<Batch.Op>of().iterator());
     assertTrue(store.range(null, null).isEmpty());
     store.close();
     Batch one = new Batch().put(Keys.key("a"), Keys.key("1"));
     assertThrows(StoreClosedException.class, () -> store.load(one));
     assertThrows(StoreClosedException.class, () -> store.load(new Batch()));
+    assertThrows(StoreClosedException.class, () -> store.loadSorted(one.ops().iterator()));
+    assertThrows(StoreClosedException.class, () -> store.loadSorted(List.<Batch.Op>of().iterator()));
   }
 
   @Test
@@ -156,6 +243,14 @@ class BulkLoadTest {
           assertNull(store.get(k), "the failed shard's part is not in");
         } else {
           assertArrayEquals(Keys.key("new"), store.get(k), "other shards' parts are (a load is atomic per shard only)");
+        }
+      }
+      assertStagingEmpty();
+      ShardFailedException sorted = assertThrows(ShardFailedException.class, () -> store.loadSorted(batch.sortByKey().ops().iterator()));
+      assertEquals(1, sorted.shard());
+      for (byte[] k : keys) {
+        if (store.shardOf(k) == 1) {
+          assertNull(store.get(k), "a sorted load fails the same way");
         }
       }
       assertStagingEmpty();

@@ -106,8 +106,8 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     }
 
     @Override
-    public void writeTable(java.nio.file.Path file, List<io.p2kv.Batch.Op> ops) {
-      d.writeTable(file, ops);
+    public TableWriter openTable(java.nio.file.Path file) {
+      return d.openTable(file);
     }
 
     @Override

@@ -2,11 +2,14 @@ package io.p2kv.internal;
 
 import io.p2kv.Batch;
 import io.p2kv.P2kvException;
+import io.p2kv.internal.engine.Engine;
+import io.p2kv.internal.engine.EngineException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,28 +53,111 @@ final class BulkLoads {
     RequestDispatcher.checkNotWorkerThread();
     state.checkOpen();
     List<List<Batch.Op>> parts = lastWriteOfEachKeyByShard(batch.ops(), shards);
-    List<Shard> targets = new ArrayList<>();
-    List<Request.LoadPart> requests = new ArrayList<>();
-    List<Path> files = new ArrayList<>();
-    createStaging();
-    try {
-      for (int i = 0; i < parts.size(); i++) {
-        List<Batch.Op> ops = parts.get(i);
-        if (ops.isEmpty()) {
-          continue;
+    try (Tables tables = new Tables()) {
+      for (List<Batch.Op> part : parts) {
+        for (Batch.Op op : part) {
+          tables.write(op);
         }
-        Shard shard = shards.get(i);
-        Path file = staging.resolve(i + "-" + fileIds.incrementAndGet() + ".sst");
-        files.add(file);
-        shard.direct((engine, o) -> {
-          engine.writeTable(file, o);
-          return null;
-        }, ops);
-        byte[] from = ops.get(0).key();
-        byte[] last = ops.get(ops.size() - 1).key();
-        targets.add(shard);
-        requests.add(
-            new Request.LoadPart(file, from, Arrays.copyOf(last, last.length + 1), ops.size(), CrossShardCoordinator.payloadBytes(ops), null));
+        tables.finishOpen(); // one shard's file at a time, as the batch comes split by shard
+      }
+      tables.ingest();
+    }
+  }
+
+  /**
+   * Loads {@code ops} (each validated as the iterator yields it), which come in ascending unsigned
+   * key order, the last of adjacent operations on one key kept, writing each shard's table file as
+   * they come; waits until every shard's part is ingested. Nothing is ingested if the iterator
+   * throws or a key is out of order.
+   *
+   * @throws IllegalArgumentException if a key is below the key before it
+   */
+  void loadSorted(Iterator<Batch.Op> ops) {
+    RequestDispatcher.checkNotWorkerThread();
+    state.checkOpen();
+    try (Tables tables = new Tables()) {
+      Batch.Op pending = null;
+      long n = 0;
+      while (ops.hasNext()) {
+        Batch.Op op = ops.next();
+        if (pending != null) {
+          int order = Arrays.compareUnsigned(pending.key(), op.key());
+          if (order > 0) {
+            throw new IllegalArgumentException(
+                "operation " + n + " of a sorted load has a key below the key before it: keys must come in ascending unsigned order");
+          }
+          if (order < 0) {
+            tables.write(pending);
+          }
+        }
+        pending = op;
+        n++;
+      }
+      if (pending == null) {
+        return;
+      }
+      tables.write(pending);
+      tables.ingest();
+    }
+  }
+
+  /**
+   * Not thread-safe: one load's table files, a file per shard, each written inside its shard's
+   * reader guard (so a concurrent close cannot free the options it is written with) from its first
+   * operation until it is finished. Closing deletes every file not ingested.
+   */
+  private final class Tables implements AutoCloseable {
+    private final Part[] parts = new Part[shards.count()];
+    private final List<Path> files = new ArrayList<>();
+
+    /** Adds {@code op} to its shard's file; keys come in strictly increasing order per shard. */
+    void write(Batch.Op op) {
+      int i = shards.indexOf(op.key()); // no hash with one shard
+      Part part = parts[i];
+      if (part == null) {
+        part = parts[i] = open(shards.get(i));
+      }
+      part.write(op);
+    }
+
+    private Part open(Shard shard) {
+      if (files.isEmpty()) {
+        createStaging();
+      }
+      Path file = staging.resolve(shard.index + "-" + fileIds.incrementAndGet() + ".sst");
+      files.add(file);
+      shard.enterDirect();
+      try {
+        return new Part(shard, file, shard.engine.openTable(file));
+      } catch (EngineException e) {
+        shard.exitDirect();
+        throw Errors.shardFailed(shard.index, e);
+      } catch (RuntimeException | Error e) {
+        shard.exitDirect();
+        throw e;
+      }
+    }
+
+    /** Finishes every file still open, and leaves its shard's reader guard. */
+    void finishOpen() {
+      for (Part part : parts) {
+        if (part != null && part.writer != null) {
+          part.finish();
+        }
+      }
+    }
+
+    /** Finishes the files and has each shard's worker ingest its own; waits for all of them. */
+    void ingest() {
+      finishOpen();
+      List<Shard> targets = new ArrayList<>();
+      List<Request.LoadPart> requests = new ArrayList<>();
+      for (Part part : parts) {
+        if (part != null) {
+          targets.add(part.shard);
+          requests.add(new Request.LoadPart(part.file, part.first, Arrays.copyOf(part.last, part.last.length + 1),
+              (int) Math.min(Integer.MAX_VALUE, part.ops), part.bytes, null));
+        }
       }
       Request.LoadPart[] loads = requests.toArray(new Request.LoadPart[0]);
       coordinator.startOrdered(targets.toArray(new Shard[0]), loads);
@@ -81,10 +167,73 @@ final class BulkLoads {
       for (Request.LoadPart part : loads) {
         part.resultOrThrow();
       }
-    } finally {
-      // An ingested file is gone (moved into its shard); one that was not is deleted.
+    }
+
+    /** Frees the writers still open; deletes the files (an ingested file is gone already). */
+    @Override
+    public void close() {
+      for (Part part : parts) {
+        if (part != null && part.writer != null) {
+          part.abandon();
+        }
+      }
       for (Path file : files) {
         deleteQuietly(file);
+      }
+    }
+  }
+
+  /** One shard's table file of a load, its writer while open, and its key range. */
+  private static final class Part {
+    final Shard shard;
+    final Path file;
+    Engine.TableWriter writer;
+    byte[] first;
+    byte[] last;
+    long ops;
+    long bytes;
+
+    Part(Shard shard, Path file, Engine.TableWriter writer) {
+      this.shard = shard;
+      this.file = file;
+      this.writer = writer;
+    }
+
+    void write(Batch.Op op) {
+      try {
+        if (op.isDelete()) {
+          writer.delete(op.key());
+        } else {
+          writer.put(op.key(), op.value());
+        }
+      } catch (EngineException e) {
+        throw Errors.shardFailed(shard.index, e);
+      }
+      if (first == null) {
+        first = op.key();
+      }
+      last = op.key();
+      ops++;
+      bytes += op.key().length + (op.isDelete() ? 0 : op.value().length);
+    }
+
+    void finish() {
+      try {
+        writer.finish();
+      } catch (EngineException e) {
+        throw Errors.shardFailed(shard.index, e);
+      } finally {
+        abandon();
+      }
+    }
+
+    /** Closes the writer and leaves the shard's reader guard. */
+    void abandon() {
+      try {
+        writer.close();
+      } finally {
+        writer = null;
+        shard.exitDirect();
       }
     }
   }

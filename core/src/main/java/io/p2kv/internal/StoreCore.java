@@ -231,6 +231,16 @@ public final class StoreCore implements AutoCloseable {
   }
 
   /**
+   * Sorted bulk load: {@code ops} in ascending key order, written to one table file per shard as
+   * they come, each ingested by its worker (see {@link BulkLoads}).
+   *
+   * @param ops the operations, each validated as it is yielded
+   */
+  public void loadSorted(java.util.Iterator<Batch.Op> ops) {
+    loads.loadSorted(ops);
+  }
+
+  /**
    * Sync atomic batch, on one shard or across shards.
    *
    * @param batch the batch, already validated

@@ -49,21 +49,40 @@ class RecordingEngine implements Engine, EngineAdmin {
 
   /** A table file: its ops in a form this engine reads back (no format of its own needed). */
   @Override
-  public void writeTable(java.nio.file.Path file, List<io.p2kv.Batch.Op> ops) {
-    calls.add("writeTable:" + ops.size());
-    try (java.io.DataOutputStream out = new java.io.DataOutputStream(java.nio.file.Files.newOutputStream(file))) {
-      out.writeInt(ops.size());
-      for (io.p2kv.Batch.Op op : ops) {
-        out.writeInt(op.key().length);
-        out.write(op.key());
-        out.writeInt(op.isDelete() ? -1 : op.value().length);
-        if (!op.isDelete()) {
-          out.write(op.value());
+  public TableWriter openTable(java.nio.file.Path file) {
+    List<io.p2kv.Batch.Op> ops = new ArrayList<>();
+    return new TableWriter() {
+      @Override
+      public void put(byte[] key, byte[] value) {
+        ops.add(new io.p2kv.Batch.Op(key, value));
+      }
+
+      @Override
+      public void delete(byte[] key) {
+        ops.add(new io.p2kv.Batch.Op(key, null));
+      }
+
+      @Override
+      public void finish() {
+        calls.add("writeTable:" + ops.size());
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(java.nio.file.Files.newOutputStream(file))) {
+          out.writeInt(ops.size());
+          for (io.p2kv.Batch.Op op : ops) {
+            out.writeInt(op.key().length);
+            out.write(op.key());
+            out.writeInt(op.isDelete() ? -1 : op.value().length);
+            if (!op.isDelete()) {
+              out.write(op.value());
+            }
+          }
+        } catch (java.io.IOException e) {
+          throw new EngineException("write table: " + e, e);
         }
       }
-    } catch (java.io.IOException e) {
-      throw new EngineException("write table: " + e, e);
-    }
+
+      @Override
+      public void close() {}
+    };
   }
 
   @Override

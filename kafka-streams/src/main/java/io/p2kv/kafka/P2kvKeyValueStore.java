@@ -65,8 +65,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Restores</h2>
  * Restored changelog records wait in a {@link RestoreBuffer} (a file in the task's state
- * directory, not the heap) and reach p2kv as a bulk load ({@link P2kv#load}: sorted table files
- * ingested whole, without the write-ahead log or the memtable) when the task's buffer holds {@value
+ * directory, not the heap) and reach p2kv as a bulk load ({@link P2kv#loadSorted}: sorted table
+ * files ingested whole, without the write-ahead log or the memtable; the records sorted as bytes,
+ * not objects, see {@link RestoreBuffer#drainSorted}) when the task's buffer holds {@value
  * #RESTORE_BUFFER_BYTES} bytes or the instance's buffers together half its memory budget (then on
  * the instance's loader thread, while the restoring thread goes on), and before anything else
  * reads or writes the store: a read, a write, a flush, close, and the first commit after the last
@@ -132,7 +133,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   static final int LOAD_MIN_RECORDS = 4096;
   /**
    * Bytes of restored records a task's store holds before it loads them (see "Restores"); a load
-   * builds its batch of them on the heap.
+   * holds their bytes on the heap while it runs.
    */
   static final long RESTORE_BUFFER_BYTES = 16L << 20;
   /** First part of the names of the files restored records wait in (see {@link RestoreBuffer}). */
@@ -372,11 +373,10 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   /** Writes {@code buffer}'s records: a bulk load when there are many, else a write batch per shard. */
   private static void writeRecords(P2kv store, StoreKeys keys, RestoreBuffer buffer) {
-    Batch batch = buffer.drain(keys);
-    if (batch.size() >= LOAD_MIN_RECORDS) {
-      store.load(batch);
+    if (buffer.records() >= LOAD_MIN_RECORDS) {
+      store.loadSorted(buffer.drainSorted(keys));
     } else {
-      writeAsync(store, perShard(store, batch)).join();
+      writeAsync(store, perShard(store, buffer.drain(keys))).join();
     }
   }
 

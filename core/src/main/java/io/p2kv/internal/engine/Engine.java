@@ -77,17 +77,45 @@ public interface Engine extends AutoCloseable {
   void write(EngineBatch batch, io.p2kv.Durability durability);
 
   /**
-   * Writes {@code ops} to a new table file at {@code file} for a later {@link #ingest}, without
-   * touching the engine's data. Thread-safe: called on a caller's thread (inside the shard's
-   * reader guard), concurrently with the worker.
+   * Opens a new table file at {@code file} for a later {@link #ingest}, without touching the
+   * engine's data. Thread-safe: called on a caller's thread (inside the shard's reader guard, until
+   * the writer is closed), concurrently with the worker.
    *
    * @param file the file to create; its directory exists, on the engine's file system
-   * @param ops puts and deletes in strictly increasing unsigned key order (no key twice), not empty
+   * @return the file's writer, which the caller closes
    */
-  void writeTable(java.nio.file.Path file, List<io.p2kv.Batch.Op> ops);
+  TableWriter openTable(java.nio.file.Path file);
 
   /**
-   * Adds a table file from {@link #writeTable} to the data, atomically, newer than every write
+   * Not thread-safe: writes one table file, an operation at a time, in strictly increasing unsigned
+   * key order (no key twice).
+   */
+  interface TableWriter extends AutoCloseable {
+    /**
+     * Adds a put.
+     *
+     * @param key the key, above the last one added
+     * @param value the value
+     */
+    void put(byte[] key, byte[] value);
+
+    /**
+     * Adds a delete.
+     *
+     * @param key the key, above the last one added
+     */
+    void delete(byte[] key);
+
+    /** Completes the file, which holds at least one operation; it can then be ingested. */
+    void finish();
+
+    /** Frees the writer; a file it did not finish is incomplete, and the caller deletes it. */
+    @Override
+    void close();
+  }
+
+  /**
+   * Adds a table file from {@link #openTable} to the data, atomically, newer than every write
    * before this call: its puts and deletes replace what the engine held for their keys. Durable on
    * return, with or without the log. The file is moved into the engine (it is gone on success).
    * Worker role only, like the other writes.

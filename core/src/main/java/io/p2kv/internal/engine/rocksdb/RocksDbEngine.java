@@ -307,23 +307,67 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   }
 
   @Override
-  public void writeTable(Path file, List<io.p2kv.Batch.Op> ops) {
+  public TableWriter openTable(Path file) {
     // The data column family's options (comparator, table format, compression), so the file reads
     // as if the engine had written it.
-    try (EnvOptions env = new EnvOptions();
-        Options tableOptions = new Options(dbOptions, dataCfOptions);
-        SstFileWriter writer = new SstFileWriter(env, tableOptions)) {
+    EnvOptions env = new EnvOptions();
+    Options tableOptions = new Options(dbOptions, dataCfOptions);
+    SstFileWriter writer = new SstFileWriter(env, tableOptions);
+    try {
       writer.open(file.toString());
-      for (io.p2kv.Batch.Op op : ops) {
-        if (op.isDelete()) {
-          writer.delete(op.key());
-        } else {
-          writer.put(op.key(), op.value());
-        }
-      }
-      writer.finish();
     } catch (RocksDBException e) {
+      writer.close();
+      tableOptions.close();
+      env.close();
       throw failure("write table file", e); // the engine's data is untouched
+    }
+    return new RocksDbTableWriter(env, tableOptions, writer);
+  }
+
+  /** A table file's writer: RocksDB's {@code SstFileWriter} and the options it was made with. */
+  private final class RocksDbTableWriter implements TableWriter {
+    private final EnvOptions env;
+    private final Options options;
+    private final SstFileWriter writer;
+
+    RocksDbTableWriter(EnvOptions env, Options options, SstFileWriter writer) {
+      this.env = env;
+      this.options = options;
+      this.writer = writer;
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      try {
+        writer.put(key, value);
+      } catch (RocksDBException e) {
+        throw failure("write table file", e);
+      }
+    }
+
+    @Override
+    public void delete(byte[] key) {
+      try {
+        writer.delete(key);
+      } catch (RocksDBException e) {
+        throw failure("write table file", e);
+      }
+    }
+
+    @Override
+    public void finish() {
+      try {
+        writer.finish();
+      } catch (RocksDBException e) {
+        throw failure("write table file", e);
+      }
+    }
+
+    @Override
+    public void close() {
+      writer.close();
+      options.close();
+      env.close();
     }
   }
 
