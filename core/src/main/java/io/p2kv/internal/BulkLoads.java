@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The caller sorts the batch's operations by unsigned key (stably, so of two writes of a key
  * the later one is kept), splits them by shard, and writes each shard's part to a file in {@link
  * #STAGING} inside the engine's reader guard (so a concurrent close cannot free the options it
- * writes with). The parts are enqueued as {@link Request.LoadPart}s under the cross-shard lock
+ * writes with). A sorted load ({@code P2kv.loadSorted}) takes operations already in key order from
+ * an iterator and writes each to its shard's file as it comes, every shard's file open at once, so
+ * it holds no operation longer than it takes to write it. The parts are enqueued as {@link Request.LoadPart}s under the cross-shard lock
  * ({@link CrossShardCoordinator#startOrdered}), as range deletes are: on every shard each
  * cross-shard batch and each consistent cut is ahead of all of a load's parts or behind all of
  * them. Each worker ingests its part alone, after the requests queued before it, with the value

@@ -22,9 +22,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A batch of {@code ops} random puts (16-byte keys, 100-byte values, keys sharing a 40-byte
- * prefix as a Kafka Streams task's do) written with {@link P2kv#load} (sorted table files, ingested)
- * or with {@link P2kv#write(Batch)} (the worker's write batch, log and memtable), from one caller,
- * with the store's default durability. Scores are batches per second; multiply by {@code ops} for
+ * prefix as a Kafka Streams task's do) written with {@link P2kv#load} (sorted table files,
+ * ingested), with {@link P2kv#loadSorted} after the caller sorted it, or with {@link
+ * P2kv#write(Batch)} (the worker's write batch, log and memtable), from one caller, with the
+ * store's default durability. Scores are batches per second; multiply by {@code ops} for
  * pairs per second. Each batch is new keys and values (built in the measured method for both), so
  * the store grows as a bulk import's does, with its flushes and compactions.
  *
@@ -83,6 +84,12 @@ public class BulkLoadBenchmark {
   @Benchmark
   public void load() {
     store.load(batch());
+  }
+
+  /** The same batch sorted by the caller ({@code Batch.sortByKey}), then streamed in. */
+  @Benchmark
+  public void loadSorted() {
+    store.loadSorted(batch().sortByKey().ops().iterator());
   }
 
   @Benchmark

@@ -28,7 +28,7 @@ final class SharedStore {
   private int users;
   /** Writes restored records to the store off the restoring threads; started on first use. */
   private java.util.concurrent.ExecutorService loader;
-  /** Heap bytes of restored records the instance's tasks hold before they load them. */
+  /** Bytes of restored records waiting in the instance's restore buffers, not yet handed to a write. */
   private final java.util.concurrent.atomic.AtomicLong restoreBytes = new java.util.concurrent.atomic.AtomicLong();
 
   private SharedStore(Path dir, P2kv store, P2kvStoreConfig config) {
@@ -68,7 +68,7 @@ final class SharedStore {
   }
 
   /**
-   * Counts {@code delta} heap bytes of restored records into (or out of) the instance's restore
+   * Counts {@code delta} bytes of restored records into (or out of) the instance's restore
    * buffers.
    *
    * @return the instance's total after it
