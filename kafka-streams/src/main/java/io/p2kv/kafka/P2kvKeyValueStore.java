@@ -68,11 +68,11 @@ import org.slf4j.LoggerFactory;
  * directory, not the heap) and reach p2kv as a bulk load ({@link P2kv#loadSorted}: sorted table
  * files ingested whole, without the write-ahead log or the memtable; the records sorted as bytes,
  * not objects, see {@link RestoreBuffer#drainSorted}) when the task's buffer holds {@value
- * #RESTORE_BUFFER_BYTES} bytes or the instance's buffers together half its memory budget (then on
- * the instance's loader thread, while the restoring thread goes on), and before anything else
- * reads or writes the store: a read, a write, a flush, close, and the first commit after the last
- * changelog records (a commit during a restore records only the offsets of restored records
- * already in p2kv; see {@link #commit}).
+ * #RESTORE_BUFFER_BYTES} bytes or the instance's buffers not yet handed to a write together half
+ * its memory budget (then on the instance's loader thread, while the restoring thread goes on),
+ * and before anything else reads or writes the store: a read, a write, a flush, close, and the
+ * first commit after the last changelog records (a commit during a restore records only the
+ * offsets of restored records already in p2kv; see {@link #commit}).
  * Fewer than {@value #LOAD_MIN_RECORDS} records go as a write batch instead. A load is durable
  * when it returns, so a commit's offsets never count a restored record a crash could lose, and no
  * commit needs to flush. Through the write-ahead log and memtable, restores were measured slower:

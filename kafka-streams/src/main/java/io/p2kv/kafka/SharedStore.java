@@ -77,6 +77,11 @@ final class SharedStore {
     return restoreBytes.addAndGet(delta);
   }
 
+  /** Bytes of restored records waiting in the instance's restore buffers (for tests). */
+  long restoreBytes() {
+    return restoreBytes.get();
+  }
+
   /**
    * The bytes of restored records the instance's restore buffers may hold together before the
    * next store that adds to them loads its own: half the store's memory budget, the share its

@@ -363,6 +363,10 @@ class P2kvKeyValueStoreContractTest {
         put(model, Bytes.wrap(k), v);
       }
       restore.restoreBatch(batch);
+      // Records handed to a write (a load may still run) leave the instance's count at once: only
+      // this store's current buffer is in it.
+      long counted = SharedStore.find(tmp.resolve("state/app/p2kv")).restoreBytes();
+      assertTrue(counted < P2kvKeyValueStore.RESTORE_BUFFER_BYTES, counted + " bytes counted after batch " + b);
     }
     assertFalse(restoreFiles(taskDir).isEmpty(), "the records not loaded yet wait in a file, not on the heap");
     for (int k = 0; k < keySpace; k++) {
@@ -371,6 +375,7 @@ class P2kvKeyValueStoreContractTest {
     }
     assertEquals(render(model), drain(store.all()));
     assertEquals(List.of(), restoreFiles(taskDir), "a load deletes its file");
+    assertEquals(0, SharedStore.find(tmp.resolve("state/app/p2kv")).restoreBytes(), "nothing waits");
     // Restored records are in p2kv (loaded, or written through its log) before the commit that
     // records their offsets writes them, which need not flush (RestoreCrashTest checks that a kill
     // keeps no offset beyond the data).
