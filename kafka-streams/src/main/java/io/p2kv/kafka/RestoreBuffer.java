@@ -1,9 +1,7 @@
 package io.p2kv.kafka;
 
 import io.p2kv.Batch;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -80,41 +78,21 @@ final class RestoreBuffer {
   }
 
   /**
-   * The records as a batch of store writes, in arrival order; deletes the file. Call once.
+   * The records as a batch of store writes, in {@link #drainSorted}'s order (each key's records in
+   * arrival order, so the batch leaves what arrival order would); deletes the file. Call once.
    *
    * @param keys the store's key layout, which turns each user key into its store key
    * @throws UncheckedIOException if the file cannot be read back
    */
   Batch drain(StoreKeys keys) {
     Batch batch = new Batch(records);
-    if (out == null) {
-      return batch;
-    }
-    try {
-      out.close();
-      try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), IO_BUFFER_BYTES))) {
-        byte[] scratch = new byte[64];
-        for (int r = 0; r < records; r++) {
-          int keyLength = in.readInt();
-          if (keyLength > scratch.length) {
-            scratch = new byte[Math.max(keyLength, 2 * scratch.length)];
-          }
-          in.readFully(scratch, 0, keyLength);
-          byte[] key = keys.data(scratch, 0, keyLength);
-          int valueLength = in.readInt();
-          if (valueLength < 0) {
-            batch.delete(key);
-          } else {
-            byte[] value = new byte[valueLength];
-            in.readFully(value);
-            batch.put(key, value);
-          }
-        }
+    for (Iterator<Batch.Op> ops = drainSorted(keys); ops.hasNext(); ) {
+      Batch.Op op = ops.next();
+      if (op.isDelete()) {
+        batch.delete(op.key());
+      } else {
+        batch.put(op.key(), op.value());
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read restored records back from " + file, e);
-    } finally {
-      discard();
     }
     return batch;
   }
