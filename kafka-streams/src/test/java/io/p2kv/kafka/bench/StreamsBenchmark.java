@@ -68,7 +68,8 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * -Dbench.shards=N} among the child JVM options gives p2kv's shared store N shards, {@code
  * -Dbench.budget.bytes=B} its memory budget; {@code -Dbench.guarantee=exactly_once_v2} runs both
  * stores under exactly-once, and {@code -Dbench.transactional=true} with Kafka's {@code
- * enable.transactional.statestores} (KIP-892).
+ * enable.transactional.statestores} (KIP-892); {@code -Dbench.memdetail=true} (with {@code
+ * -XX:NativeMemoryTracking=summary}) adds where the resident memory goes ({@link MemoryBreakdown}).
  */
 public final class StreamsBenchmark {
   static final int PARTITIONS = 32;
@@ -399,9 +400,10 @@ public final class StreamsBenchmark {
       }
     }
     var heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-    return String.format(" %sRssKb=%s %sHwmKb=%s %sHeapCommittedKb=%d %sThreads=%d",
+    String figures = String.format(" %sRssKb=%s %sHwmKb=%s %sHeapCommittedKb=%d %sThreads=%d",
         phase, status.get("VmRSS"), phase, status.get("VmHWM"), phase, heap.getCommitted() >> 10,
         phase, ManagementFactory.getThreadMXBean().getThreadCount());
+    return figures + MemoryBreakdown.of(phase); // last: it may trim malloc's heap
   }
 
   /** Times and counts every task's restore. */

@@ -1,0 +1,75 @@
+package io.p2kv.kafka.bench;
+
+import com.sun.jna.Memory;
+import com.sun.jna.NativeLibrary;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.ObjectName;
+
+/**
+ * Where a benchmark child's resident memory goes, for {@link StreamsBenchmark}'s {@code
+ * -Dbench.memdetail=true} (a child JVM option): the JVM's own native memory outside the heap
+ * (Native Memory Tracking, when the child also runs with {@code -XX:NativeMemoryTracking=summary}),
+ * and glibc's heap: the bytes malloc has handed out and not had back (RocksDB's memtables, block
+ * cache and table readers, and the JVM's own mallocs), those it keeps free without returning them
+ * to the kernel, and the resident set after {@code malloc_trim(0)} returns them. Measured in
+ * docs/benchmarks/KAFKA-STREAMS.md, stop 52.
+ *
+ * <p>Runs {@code malloc_trim} last, after everything else is read; the phase's other figures are
+ * read before it. Each part that cannot be read (no NMT, a C library without {@code mallinfo2})
+ * is left out of the line rather than failing the run.
+ */
+final class MemoryBreakdown {
+  private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB");
+  private static final Pattern NMT_HEAP = Pattern.compile("Java Heap \\(reserved=(\\d+)KB, committed=(\\d+)KB");
+
+  private MemoryBreakdown() {}
+
+  /** The breakdown as {@code " <phase>Name=KiB"} fields, or "" unless {@code bench.memdetail} is set. */
+  static String of(String phase) {
+    if (!Boolean.getBoolean("bench.memdetail")) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    try {
+      String nmt = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+          new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
+          new Object[] {new String[] {"summary", "scale=KB"}}, new String[] {String[].class.getName()});
+      Matcher total = NMT_TOTAL.matcher(nmt);
+      Matcher heap = NMT_HEAP.matcher(nmt);
+      if (total.find() && heap.find()) {
+        long nonHeap = Long.parseLong(total.group(2)) - Long.parseLong(heap.group(2));
+        out.append(' ').append(phase).append("NmtNonHeapKb=").append(nonHeap);
+      }
+    } catch (Exception e) {
+      out.append(' ').append(phase).append("NmtError=").append(e.getClass().getSimpleName());
+    }
+    try {
+      NativeLibrary c = NativeLibrary.getInstance("c");
+      // struct mallinfo2: ten size_t fields, returned through a hidden pointer (x86-64 and aarch64).
+      Memory info = new Memory(10 * 8);
+      c.getFunction("mallinfo2").invoke(Void.class, new Object[] {info});
+      long arenaInUse = info.getLong(7 * 8); // uordblks
+      long mmapped = info.getLong(4 * 8); // hblkhd
+      long free = info.getLong(8 * 8); // fordblks
+      out.append(String.format(" %sMallocInUseKb=%d %sMallocFreeKb=%d", phase, (arenaInUse + mmapped) >> 10, phase, free >> 10));
+      c.getFunction("malloc_trim").invokeInt(new Object[] {0});
+      out.append(' ').append(phase).append("RssAfterTrimKb=").append(rssKb());
+    } catch (Exception | LinkageError e) {
+      out.append(' ').append(phase).append("MallocError=").append(e.getClass().getSimpleName());
+    }
+    return out.toString();
+  }
+
+  private static String rssKb() throws java.io.IOException {
+    for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (l.startsWith("VmRSS:")) {
+        return l.substring("VmRSS:".length()).replace("kB", "").trim();
+      }
+    }
+    return "?";
+  }
+}
