@@ -1,7 +1,8 @@
 package io.p2kv.kafka.bench;
 
-import com.sun.jna.Memory;
-import com.sun.jna.NativeLibrary;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Structure;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,20 +49,48 @@ final class MemoryBreakdown {
       out.append(' ').append(phase).append("NmtError=").append(e.getClass().getSimpleName());
     }
     try {
-      NativeLibrary c = NativeLibrary.getInstance("c");
-      // struct mallinfo2: ten size_t fields, returned through a hidden pointer (x86-64 and aarch64).
-      Memory info = new Memory(10 * 8);
-      c.getFunction("mallinfo2").invoke(Void.class, new Object[] {info});
-      long arenaInUse = info.getLong(7 * 8); // uordblks
-      long mmapped = info.getLong(4 * 8); // hblkhd
-      long free = info.getLong(8 * 8); // fordblks
-      out.append(String.format(" %sMallocInUseKb=%d %sMallocFreeKb=%d", phase, (arenaInUse + mmapped) >> 10, phase, free >> 10));
-      c.getFunction("malloc_trim").invokeInt(new Object[] {0});
+      C c = Native.load("c", C.class);
+      MallInfo2 info = c.mallinfo2();
+      out.append(String.format(" %sMallocInUseKb=%d %sMallocFreeKb=%d",
+          phase, (info.uordblks + info.hblkhd) >> 10, phase, info.fordblks >> 10));
+      c.malloc_trim(0);
       out.append(' ').append(phase).append("RssAfterTrimKb=").append(rssKb());
     } catch (Exception | LinkageError e) {
       out.append(' ').append(phase).append("MallocError=").append(e.getClass().getSimpleName());
     }
     return out.toString();
+  }
+
+  /** The two glibc calls used. */
+  public interface C extends Library {
+    MallInfo2 mallinfo2();
+
+    int malloc_trim(long pad);
+  }
+
+  /** glibc's {@code struct mallinfo2} (2.33 and later): ten {@code size_t} fields, by value. */
+  @Structure.FieldOrder({"arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost"})
+  public static class MallInfo2 extends Structure implements Structure.ByValue {
+    /** Bytes of the arenas' heaps (not mmapped). */
+    public long arena;
+    /** Free chunks. */
+    public long ordblks;
+    /** Free fastbin blocks. */
+    public long smblks;
+    /** Mmapped regions. */
+    public long hblks;
+    /** Bytes in mmapped regions. */
+    public long hblkhd;
+    /** Unused. */
+    public long usmblks;
+    /** Bytes in free fastbin blocks. */
+    public long fsmblks;
+    /** Bytes allocated and in use from the arenas. */
+    public long uordblks;
+    /** Bytes free in the arenas. */
+    public long fordblks;
+    /** Bytes the top chunk could release. */
+    public long keepcost;
   }
 
   private static String rssKb() throws java.io.IOException {
