@@ -20,8 +20,9 @@ import javax.management.ObjectName;
  * docs/benchmarks/KAFKA-STREAMS.md, stop 52.
  *
  * <p>Runs {@code malloc_trim} last, after everything else is read; the phase's other figures are
- * read before it. Each part that cannot be read (no NMT, a C library without {@code mallinfo2})
- * is left out of the line rather than failing the run.
+ * read before it. A part that cannot be read is left out: without NMT its field is missing, and a
+ * C library without {@code mallinfo2} (glibc before 2.33, musl) gives a {@code MallocError} field
+ * instead of failing the run.
  */
 final class MemoryBreakdown {
   private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB");
