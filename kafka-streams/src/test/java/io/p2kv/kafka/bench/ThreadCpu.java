@@ -20,18 +20,30 @@ final class ThreadCpu {
   /** Clock ticks per second of {@code /proc}'s times (the kernel's USER_HZ; 100 on Linux). */
   private static final double TICK_NANOS = 1e9 / 100;
 
+  /** Key prefix of a Java thread group's heap allocation (bytes) in a snapshot. */
+  private static final String ALLOCATED = "allocated:";
+
   private ThreadCpu() {}
 
-  /** CPU nanoseconds per group now; "total" is the whole process. */
+  /**
+   * CPU nanoseconds per group now ("total" is the whole process), and each Java thread group's
+   * heap allocation in bytes (key {@value #ALLOCATED} and the group).
+   */
   static Map<String, Long> snapshot() throws IOException {
     Map<String, Long> groups = new TreeMap<>();
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long[] ids = mx.getAllThreadIds();
     ThreadInfo[] infos = mx.getThreadInfo(ids);
+    com.sun.management.ThreadMXBean allocations = (com.sun.management.ThreadMXBean) mx;
     for (int i = 0; i < ids.length; i++) {
       long cpu = mx.getThreadCpuTime(ids[i]);
       if (infos[i] != null && cpu > 0) {
-        groups.merge(javaGroup(infos[i].getThreadName()), cpu, Long::sum);
+        String group = javaGroup(infos[i].getThreadName());
+        groups.merge(group, cpu, Long::sum);
+        long allocated = allocations.getThreadAllocatedBytes(ids[i]);
+        if (allocated > 0) {
+          groups.merge(ALLOCATED + group, allocated, Long::sum);
+        }
       }
     }
     try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
@@ -50,12 +62,19 @@ final class ThreadCpu {
     return groups;
   }
 
-  /** CPU microseconds per record by group between two snapshots, as RESULT fields. */
+  /**
+   * CPU microseconds per record by group between two snapshots, and heap bytes allocated per record
+   * by each Java thread group (threads that ended in between are missing), as RESULT fields.
+   */
   static String perRecord(String prefix, Map<String, Long> before, Map<String, Long> after, long records) {
     StringBuilder out = new StringBuilder();
     long claimed = 0;
     for (Map.Entry<String, Long> e : after.entrySet()) {
       long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+      if (e.getKey().startsWith(ALLOCATED)) {
+        out.append(String.format(" %sAllocBytes.%s=%.0f", prefix, e.getKey().substring(ALLOCATED.length()), (double) d / records));
+        continue;
+      }
       if (!e.getKey().equals("total")) {
         claimed += d;
       }
