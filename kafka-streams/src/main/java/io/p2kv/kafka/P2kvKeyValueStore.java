@@ -377,12 +377,18 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** Writes {@code buffer}'s records: a bulk load when there are many, else a write batch per shard. */
+  /**
+   * Writes {@code buffer}'s records, in key order (each key's records in arrival order, so the
+   * result is what arrival order would leave): a bulk load when there are many, else a write batch
+   * per shard.
+   */
   private static void writeRecords(P2kv store, StoreKeys keys, RestoreBuffer buffer) {
     if (buffer.records() >= LOAD_MIN_RECORDS) {
       store.loadSorted(buffer.drainSorted(keys));
     } else {
-      writeAsync(store, perShard(store, buffer.drain(keys))).join();
+      Batch batch = new Batch(buffer.records());
+      buffer.drainSorted(keys).forEachRemaining(op -> add(batch, op));
+      writeAsync(store, perShard(store, batch)).join();
     }
   }
 

@@ -31,8 +31,8 @@ final class RestoreBuffer {
   private long bytes;
 
   /**
-   * @param file where the records wait; created at the first record, deleted by {@link #drain} and
-   *     {@link #discard}
+   * @param file where the records wait; created at the first record, deleted by {@link #drainSorted}
+   *     and {@link #discard}
    */
   RestoreBuffer(Path file) {
     this.file = file;
@@ -78,32 +78,12 @@ final class RestoreBuffer {
   }
 
   /**
-   * The records as a batch of store writes, in {@link #drainSorted}'s order (each key's records in
-   * arrival order, so the batch leaves what arrival order would); deletes the file. Call once.
-   *
-   * @param keys the store's key layout, which turns each user key into its store key
-   * @throws UncheckedIOException if the file cannot be read back
-   */
-  Batch drain(StoreKeys keys) {
-    Batch batch = new Batch(records);
-    for (Iterator<Batch.Op> ops = drainSorted(keys); ops.hasNext(); ) {
-      Batch.Op op = ops.next();
-      if (op.isDelete()) {
-        batch.delete(op.key());
-      } else {
-        batch.put(op.key(), op.value());
-      }
-    }
-    return batch;
-  }
-
-  /**
    * The records in unsigned order of their store keys, each key's records in arrival order (so a
    * sorted load, {@link io.p2kv.P2kv#loadSorted}, keeps each key's last), for one pass; deletes the
    * file. The records are read back into one array and sorted there as offsets: the heap holds
    * their bytes and two ints and two longs of each while the load runs, and each {@link Batch.Op}
-   * only from the moment the load takes it until it has written it. {@link #drain}'s batch, held as
-   * objects for a whole load, had the collector copy and promote millions of them in a large
+   * only from the moment the load takes it until it has written it. A whole load's batch, held as
+   * objects (stop 50's restores), had the collector copy and promote millions of them in a large
    * restore, and the JVM grew its heap for them (docs/benchmarks/KAFKA-STREAMS.md, stop 51).
    *
    * @param keys the store's key layout, which turns each user key into its store key
