@@ -8,7 +8,8 @@
 # usage: kafka-streams/run-benchmark.sh [rounds] [records] [keys]   (from the repository root)
 # P2KV_SHARDS=N gives p2kv's shared store N shards instead of the module's default, P2KV_BUDGET=BYTES
 # its memory budget. P2KV_BENCH_GUARANTEE=exactly_once_v2 runs both stores under exactly-once, and
-# P2KV_BENCH_TRANSACTIONAL=true with Kafka's enable.transactional.statestores.
+# P2KV_BENCH_TRANSACTIONAL=true with Kafka's enable.transactional.statestores. P2KV_BENCH_CACHE=BYTES
+# gives both stores Kafka's record cache of that size (Kafka's default: 10485760) instead of none.
 set -euo pipefail
 ROUNDS=${1:-3}
 RECORDS=${2:-2000000}
@@ -19,6 +20,7 @@ if [ -n "${P2KV_SHARDS:-}" ]; then CHILD_OPTIONS=("-Dbench.shards=$P2KV_SHARDS")
 if [ -n "${P2KV_BUDGET:-}" ]; then CHILD_OPTIONS+=("-Dbench.budget.bytes=$P2KV_BUDGET"); fi
 if [ -n "${P2KV_BENCH_GUARANTEE:-}" ]; then CHILD_OPTIONS+=("-Dbench.guarantee=$P2KV_BENCH_GUARANTEE"); fi
 if [ -n "${P2KV_BENCH_TRANSACTIONAL:-}" ]; then CHILD_OPTIONS+=("-Dbench.transactional=$P2KV_BENCH_TRANSACTIONAL"); fi
+if [ -n "${P2KV_BENCH_CACHE:-}" ]; then CHILD_OPTIONS+=("-Dbench.cache.bytes=$P2KV_BENCH_CACHE"); fi
 mkdir -p "$OUT"
 flock -s /tmp/p2kv-cpu.lock mvn -B -q -pl kafka-streams -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test

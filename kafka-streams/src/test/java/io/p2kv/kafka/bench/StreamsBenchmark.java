@@ -37,6 +37,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 
@@ -53,10 +54,11 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  *
  * <ol>
  *   <li><b>process</b>: a new application id and an empty state directory; the application sums
- *       every input record (record cache off, so each record reaches the store and its changelog:
- *       the changelog gets exactly {@code records} records). Throughput: records / time from the
- *       first record out of the aggregation to the last. Resident memory (VmRSS, VmHWM) read at
- *       the end, before the application closes.
+ *       every input record (record cache off by default, so each record reaches the store and
+ *       its changelog: the changelog gets exactly {@code records} records). Throughput: records /
+ *       time from the first record out of the aggregation to the last (with a cache, {@link
+ *       #CACHE}: into it). Resident memory (VmRSS, VmHWM) read at the end, before the application
+ *       closes.
  *   <li><b>restore</b>: the same application id on an empty state directory: every task restores
  *       its store from the changelog. Rate: records restored / time from the first restore start to
  *       the last restore end (Kafka's restore listener).
@@ -68,8 +70,10 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * -Dbench.shards=N} among the child JVM options gives p2kv's shared store N shards, {@code
  * -Dbench.budget.bytes=B} its memory budget; {@code -Dbench.guarantee=exactly_once_v2} runs both
  * stores under exactly-once, and {@code -Dbench.transactional=true} with Kafka's {@code
- * enable.transactional.statestores} (KIP-892); {@code -Dbench.memdetail=true} (with {@code
- * -XX:NativeMemoryTracking=summary}) adds where the resident memory goes ({@link MemoryBreakdown}).
+ * enable.transactional.statestores} (KIP-892); {@code -Dbench.cache.bytes=B} gives both Kafka's
+ * record cache of B bytes (Kafka's default is 10 MiB; the benchmark's is none, see {@link #CACHE});
+ * {@code -Dbench.memdetail=true} (with {@code -XX:NativeMemoryTracking=summary}) adds where the
+ * resident memory goes ({@link MemoryBreakdown}).
  */
 public final class StreamsBenchmark {
   static final int PARTITIONS = 32;
@@ -85,6 +89,14 @@ public final class StreamsBenchmark {
   static final String GUARANTEE = "bench.guarantee";
   /** System property of the child JVMs: Kafka's enable.transactional.statestores, for both stores. */
   static final String TRANSACTIONAL = "bench.transactional";
+  /**
+   * System property of the child JVMs: Kafka's record cache in bytes for both stores (Kafka's
+   * default is 10 MiB) instead of none. With a cache the store sees only what the cache evicts or
+   * flushes, and the aggregation forwards fewer records, so processing is timed from the first
+   * input record into the aggregation to the last, and a restore is checked against the
+   * changelog's length instead of the input's.
+   */
+  static final String CACHE = "bench.cache.bytes";
   private static final Duration DEADLINE = Duration.ofMinutes(8);
 
   private StreamsBenchmark() {}
@@ -229,13 +241,17 @@ public final class StreamsBenchmark {
   // ------------------------------------------------------------------ the application (child JVM)
 
   static Topology topology(AtomicLong out, CountDownLatch firstOut, AtomicLong firstOutNanos, AtomicLong halfOutNanos,
-      AtomicLong lastOutNanos, CountDownLatch done, long expected) {
+      AtomicLong lastOutNanos, CountDownLatch done, long expected, boolean countInput) {
     StreamsBuilder b = new StreamsBuilder();
-    b.stream(INPUT, Consumed.with(Serdes.String(), Serdes.Long()))
+    KStream<String, Long> input = b.stream(INPUT, Consumed.with(Serdes.String(), Serdes.Long()));
+    KStream<String, Long> counted = input
         .groupByKey(Grouped.with(Serdes.String(), Serdes.Long()))
         .reduce(Long::sum, Materialized.as(STORE))
-        .toStream()
-        .foreach((k, v) -> {
+        .toStream();
+    // Without a record cache every input record comes out of the aggregation; with one, a record
+    // is counted as it goes in (peek runs just before the aggregation, on the same thread).
+    (countInput ? input : counted)
+        .peek((k, v) -> {
           long n = out.incrementAndGet();
           if (n == 1) {
             firstOutNanos.set(System.nanoTime());
@@ -260,7 +276,7 @@ public final class StreamsBenchmark {
     p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2); // one per core
     // Every record reaches the store and the changelog (with the cache, the store sees only what
     // the cache evicts or flushes at commit, and the changelog holds fewer records).
-    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, cacheBytes());
     p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
     if (System.getProperty(GUARANTEE) != null) {
       p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, System.getProperty(GUARANTEE));
@@ -284,6 +300,11 @@ public final class StreamsBenchmark {
     return p;
   }
 
+  /** Kafka's record cache for the application: {@value #CACHE}, or none. */
+  static long cacheBytes() {
+    return Long.getLong(CACHE, 0L);
+  }
+
   /** args: child, phase (process|restore), bootstrap, state dir, application id, mode, records. */
   private static void child(String[] args) throws Exception {
     String phase = args[1];
@@ -298,7 +319,7 @@ public final class StreamsBenchmark {
     CountDownLatch done = new CountDownLatch(1);
     RestoreTimes restore = new RestoreTimes();
     KafkaStreams streams = new KafkaStreams(
-        topology(out, firstOut, firstOutNanos, halfOutNanos, lastOutNanos, done, records), props(args[2], state, args[4], mode));
+        topology(out, firstOut, firstOutNanos, halfOutNanos, lastOutNanos, done, records, cacheBytes() > 0), props(args[2], state, args[4], mode));
     streams.setGlobalStateRestoreListener(restore);
     CountDownLatch running = new CountDownLatch(1);
     streams.setStateListener((now, before) -> {
@@ -334,8 +355,10 @@ public final class StreamsBenchmark {
         long readyNanos = awaitEveryPartitionServes(streams);
         double seconds = (readyNanos - restore.firstStart.get()) / 1e9;
         double toLastEnd = (endNanos - restore.firstStart.get()) / 1e9;
-        if (restore.restored.get() != records) {
-          throw new IllegalStateException("restored " + restore.restored + " records, expected " + records);
+        // Without a cache the changelog holds one record per input record; with one, fewer
+        long expected = cacheBytes() > 0 ? restore.toRestore.get() : records;
+        if (restore.restored.get() != expected) {
+          throw new IllegalStateException("restored " + restore.restored + " records, expected " + expected);
         }
         // Restore time ends when every partition's store answers an interactive query: Kafka calls
         // onRestoreEnd when a changelog is read to its end, before the task commits its store,
@@ -411,12 +434,15 @@ public final class StreamsBenchmark {
     final AtomicLong firstStart = new AtomicLong();
     final AtomicLong lastEnd = new AtomicLong();
     final AtomicLong restored = new AtomicLong();
+    /** The changelog records the restores start to read: ending minus starting offsets. */
+    final AtomicLong toRestore = new AtomicLong();
     final AtomicInteger ended = new AtomicInteger();
     final CountDownLatch done = new CountDownLatch(1);
 
     @Override
     public void onRestoreStart(TopicPartition partition, String storeName, long startingOffset, long endingOffset) {
       firstStart.compareAndSet(0, System.nanoTime());
+      toRestore.addAndGet(endingOffset - startingOffset);
     }
 
     @Override
