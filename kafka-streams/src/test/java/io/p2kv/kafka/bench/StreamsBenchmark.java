@@ -336,7 +336,7 @@ public final class StreamsBenchmark {
     try {
       StringBuilder result = new StringBuilder("RESULT");
       if (phase.equals("process")) {
-        await(firstOut, "the first output record");
+        await(firstOut, "the first record counted (out of the aggregation, or into it with a cache)");
         Map<String, Long> cpuAtFirst = ThreadCpu.snapshot();
         await(done, "processing " + records + " records (processed " + out + ")");
         Map<String, Long> cpuAtLast = ThreadCpu.snapshot();
@@ -347,7 +347,7 @@ public final class StreamsBenchmark {
         double secondHalf = (lastOutNanos.get() - halfOutNanos.get()) / 1e9;
         result.append(String.format(" processSecondHalfRecordsPerSec=%.0f", (records - records / 2) / secondHalf));
         result.append(memory("process"));
-        // CPU per record from the first output record to the last, by thread group
+        // CPU per record from the first record counted to the last, by thread group
         result.append(ThreadCpu.perRecord("process", cpuAtFirst, cpuAtLast, records));
       } else {
         await(restore.done, "restoring " + PARTITIONS + " partitions (" + restore.ended + " done)");
