@@ -10,6 +10,7 @@
 # its memory budget. P2KV_BENCH_GUARANTEE=exactly_once_v2 runs both stores under exactly-once, and
 # P2KV_BENCH_TRANSACTIONAL=true with Kafka's enable.transactional.statestores. P2KV_BENCH_CACHE=BYTES
 # gives both stores Kafka's record cache of that size (Kafka's default: 10485760) instead of none.
+# P2KV_BENCH_PAUSE=SECONDS waits that long before each phase and says how busy the machine was.
 set -euo pipefail
 ROUNDS=${1:-3}
 RECORDS=${2:-2000000}
@@ -21,6 +22,8 @@ if [ -n "${P2KV_BUDGET:-}" ]; then CHILD_OPTIONS+=("-Dbench.budget.bytes=$P2KV_B
 if [ -n "${P2KV_BENCH_GUARANTEE:-}" ]; then CHILD_OPTIONS+=("-Dbench.guarantee=$P2KV_BENCH_GUARANTEE"); fi
 if [ -n "${P2KV_BENCH_TRANSACTIONAL:-}" ]; then CHILD_OPTIONS+=("-Dbench.transactional=$P2KV_BENCH_TRANSACTIONAL"); fi
 if [ -n "${P2KV_BENCH_CACHE:-}" ]; then CHILD_OPTIONS+=("-Dbench.cache.bytes=$P2KV_BENCH_CACHE"); fi
+DRIVER_OPTIONS=()
+if [ -n "${P2KV_BENCH_PAUSE:-}" ]; then DRIVER_OPTIONS=("-Dbench.pause.seconds=$P2KV_BENCH_PAUSE"); fi
 mkdir -p "$OUT"
 flock -s /tmp/p2kv-cpu.lock mvn -B -q -pl kafka-streams -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test
@@ -32,7 +35,7 @@ cp -r kafka-streams/target/test-classes "$OUT/classes/test"
 CP="$(sed "s|$PWD/core/target/classes|$OUT/classes/core|" kafka-streams/target/test-cp.txt):$OUT/classes/test:$OUT/classes/main"
 for round in $(seq 1 "$ROUNDS"); do
   # The round number picks the order (odd: RocksDB first); one round per run keeps each lock hold short.
-  flock -x /tmp/p2kv-cpu.lock java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=error -cp "$CP" \
+  flock -x /tmp/p2kv-cpu.lock java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=error "${DRIVER_OPTIONS[@]}" -cp "$CP" \
     io.p2kv.kafka.bench.StreamsBenchmark "$RECORDS" "$KEYS" "$round-$round" "$OUT/work" \
     -Xmx1g "${CHILD_OPTIONS[@]}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn 2>&1 | tee "$OUT/round-$round.log" | grep -E '^(produced|round|#|p2kv|rocksdb) '
 done

@@ -72,8 +72,10 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * stores under exactly-once, and {@code -Dbench.transactional=true} with Kafka's {@code
  * enable.transactional.statestores} (KIP-892); {@code -Dbench.cache.bytes=B} gives both Kafka's
  * record cache of B bytes (Kafka's default is 10 MiB; the benchmark's is none, see {@link #CACHE});
- * {@code -Dbench.memdetail=true} (with {@code -XX:NativeMemoryTracking=summary}) adds where the
- * resident memory goes ({@link MemoryBreakdown}).
+ * {@code -Dbench.pause.seconds=N} (a driver property) waits N seconds before each child phase and
+ * says how busy the machine was meanwhile; {@code -Dbench.memdetail=true} (with {@code
+ * -XX:NativeMemoryTracking=summary}) adds where the resident memory goes ({@link
+ * MemoryBreakdown}).
  */
 public final class StreamsBenchmark {
   static final int PARTITIONS = 32;
@@ -97,6 +99,12 @@ public final class StreamsBenchmark {
    * changelog's length instead of the input's.
    */
   static final String CACHE = "bench.cache.bytes";
+  /**
+   * System property of the driver: seconds to wait before each child phase, reporting how busy the
+   * machine's CPUs were meanwhile and how much dirty page cache was waiting for the disk (what a
+   * phase may leave behind for the next one to compete with).
+   */
+  static final String PAUSE = "bench.pause.seconds";
   private static final Duration DEADLINE = Duration.ofMinutes(8);
 
   private StreamsBenchmark() {}
@@ -202,10 +210,47 @@ public final class StreamsBenchmark {
         records, keys, PARTITIONS, (System.nanoTime() - t0) / 1e9);
   }
 
+  /** Waits {@link #PAUSE} seconds, if set, and says how busy the machine was meanwhile. */
+  private static void pause(String before) throws IOException, InterruptedException {
+    long seconds = Long.getLong(PAUSE, 0);
+    if (seconds <= 0) {
+      return;
+    }
+    long dirtyKb = meminfoKb("Dirty:");
+    long[] cpu0 = cpuTicks();
+    Thread.sleep(seconds * 1000);
+    long[] cpu1 = cpuTicks();
+    double busy = (double) (cpu1[0] - cpu0[0]) / Math.max(1, cpu1[1] - cpu0[1]);
+    System.out.printf("pause before %s: %d s, CPUs %.1f %% busy, %d KiB dirty at its start, %d at its end%n",
+        before, seconds, 100 * busy, dirtyKb, meminfoKb("Dirty:"));
+  }
+
+  /** Busy and total ticks of all CPUs, from /proc/stat (busy: all but idle and iowait). */
+  private static long[] cpuTicks() throws IOException {
+    String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+    long total = 0;
+    for (int i = 1; i < f.length; i++) {
+      total += Long.parseLong(f[i]);
+    }
+    long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+    return new long[] {total - idle, total};
+  }
+
+  private static long meminfoKb(String field) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+      if (line.startsWith(field)) {
+        return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
+      }
+    }
+    return -1;
+  }
+
   /** Runs one child phase and returns its RESULT line's fields. */
   private static Map<String, String> runChild(List<String> jvmOptions, String phase, String bootstrap, Path state,
       String appId, String mode, long records) throws Exception {
     List<String> cmd = new ArrayList<>();
+    pause(mode + " " + phase);
+    long[] vm0 = pageCacheCounters();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), StreamsBenchmark.class.getName(),
@@ -235,7 +280,38 @@ public final class StreamsBenchmark {
       p.destroyForcibly();
       throw new IllegalStateException(mode + " " + phase + " failed; its last lines:\n" + String.join("\n", tail));
     }
+    long[] vm1 = pageCacheCounters();
+    if (vm0 != null && vm1 != null) {
+      result.put(phase + "RefaultedMiB", Long.toString((vm1[0] - vm0[0]) * 4 / 1024));
+      result.put(phase + "DiskReadMiB", Long.toString((vm1[1] - vm0[1]) / 1024));
+      System.out.printf("%s %s: %d MiB of evicted file pages read again, %d MiB read from disk (machine-wide)%n",
+          mode, phase, (vm1[0] - vm0[0]) * 4 / 1024, (vm1[1] - vm0[1]) / 1024);
+    }
     return result;
+  }
+
+  /**
+   * Machine-wide counters from /proc/vmstat: file pages read again after the kernel evicted them
+   * ({@code workingset_refault_file}, 4 KiB pages) and KiB read from disk ({@code pgpgin}); null
+   * where /proc/vmstat is missing. A host that reclaims idle page cache (this one runs DAMON's
+   * proactive pageout) makes a phase read again from disk what an earlier phase left cached.
+   */
+  private static long[] pageCacheCounters() {
+    long refault = -1;
+    long pgpgin = -1;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/vmstat"))) {
+        String[] f = line.split(" ");
+        if (f[0].equals("workingset_refault_file")) {
+          refault = Long.parseLong(f[1]);
+        } else if (f[0].equals("pgpgin")) {
+          pgpgin = Long.parseLong(f[1]);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    return refault < 0 || pgpgin < 0 ? null : new long[] {refault, pgpgin};
   }
 
   // ------------------------------------------------------------------ the application (child JVM)
