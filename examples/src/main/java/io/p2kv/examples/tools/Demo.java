@@ -708,9 +708,9 @@ final class Demo {
       out.printf(Locale.ROOT, "%-15s %s%n", r.workload().name() + ":", r.workload().description());
     }
     out.printf(Locale.ROOT, "Each side of each row: %d caller threads, %.1f s measured after %.1f s of warm-up;"
-            + " both sides warm up before either is measured, and again while the JIT still compiles; read rows measure the sides in"
-            + " alternating slices (A B B A), write rows one side after the other (which goes first"
-            + " alternates by row), each settled first.%n",
+            + " both sides warm up before either is measured, and again while the JIT still compiles;"
+            + " read rows measure the sides in alternating slices (A B B A), write rows one side after"
+            + " the other (which goes first alternates by row), each settled first.%n",
         options.threads(), measureMillis() / 1e3, warmupMillis() / 1e3);
     out.println("p2kv values: where p2kv's value-separation policy (the default, adaptive sizeAware()) puts a new "
         + VALUE_BYTES + "-byte value when the row starts, and the share of the stored bytes in blob files;"
