@@ -61,8 +61,8 @@ class P2kvStoreConfigTest {
 
   /**
    * What each shard's RocksDB was opened with, as RocksDB recorded it in the shard's OPTIONS file:
-   * the module's memtable filter and LZ4 at the bottom level (P2kvStoreConfig.tune), not the core's
-   * defaults (a 2 % filter, ZSTD).
+   * the module's memtable filter, LZ4 at the bottom level and level 0's compaction trigger
+   * (P2kvStoreConfig.tune), not the core's defaults (a 2 % filter, ZSTD, 4 files).
    */
   @Test
   void shouldOpenEveryShardWithTheModulesRocksDbSettings() throws Exception {
@@ -84,6 +84,7 @@ class P2kvStoreConfigTest {
         assertEquals(org.rocksdb.CompressionType.LZ4_COMPRESSION, data.compressionType(), shard);
         assertEquals(P2kvStoreConfig.MEMTABLE_BLOOM_RATIO, data.memtablePrefixBloomSizeRatio(), 1e-9, shard);
         assertTrue(data.memtableWholeKeyFiltering(), shard);
+        assertEquals(P2kvStoreConfig.LEVEL0_COMPACTION_TRIGGER, data.level0FileNumCompactionTrigger(), shard);
         for (org.rocksdb.ColumnFamilyDescriptor cf : cfs) {
           cf.getOptions().close();
         }
