@@ -483,13 +483,7 @@ final class Demo {
     boolean jitTimed = jit != null && jit.isCompilationTimeMonitoringSupported();
     long compiling = jitTimed ? jit.getTotalCompilationTime() : 0;
     long warmupStart = System.nanoTime();
-    for (int side = 0; side < 2; side++) {
-      if ((side == 0) != rocksDbFirst) {
-        run(w.name() + " on p2kv, warm-up", w.p2kv().apply(stores), warmupMillis(), 0);
-      } else {
-        run(w.name() + " on RocksDB, warm-up", w.rocksDb().apply(stores), warmupMillis(), 0);
-      }
-    }
+    warmUpBoth(w, stores, rocksDbFirst, "warm-up", warmupMillis());
     if (jitTimed && !jitQuiet(jit, compiling, warmupStart)) {
       settleJit(jit, w, stores, rocksDbFirst);
     }
@@ -548,18 +542,23 @@ final class Demo {
     while (!quiet && pairs < JIT_SETTLE_MAX_PAIRS) {
       long compiling = jit.getTotalCompilationTime();
       long pairStart = System.nanoTime();
-      for (int side = 0; side < 2; side++) {
-        if ((side == 0) != rocksDbFirst) {
-          run(w.name() + " on p2kv, warm-up (JIT)", w.p2kv().apply(stores), half, 0);
-        } else {
-          run(w.name() + " on RocksDB, warm-up (JIT)", w.rocksDb().apply(stores), half, 0);
-        }
-      }
+      warmUpBoth(w, stores, rocksDbFirst, "warm-up (JIT)", half);
       quiet = jitQuiet(jit, compiling, pairStart);
       pairs++;
     }
     progress.printf(Locale.ROOT, "waiting for the JIT to finish compiling %s took %.1f s%s%n", w.name(),
         (System.nanoTime() - start) / 1e9, quiet ? "" : " (still compiling; measured anyway)");
+  }
+
+  /** Warms both sides up for {@code millis} each, the row's first side first. */
+  private void warmUpBoth(Workload w, Stores stores, boolean rocksDbFirst, String label, long millis) {
+    for (int side = 0; side < 2; side++) {
+      if ((side == 0) != rocksDbFirst) {
+        run(w.name() + " on p2kv, " + label, w.p2kv().apply(stores), millis, 0);
+      } else {
+        run(w.name() + " on RocksDB, " + label, w.rocksDb().apply(stores), millis, 0);
+      }
+    }
   }
 
   /**
