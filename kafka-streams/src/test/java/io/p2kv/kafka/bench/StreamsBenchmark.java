@@ -216,13 +216,13 @@ public final class StreamsBenchmark {
     if (seconds <= 0) {
       return;
     }
-    long dirtyKb = meminfoKb("Dirty:");
+    String dirtyKb = procFields("/proc/meminfo").get("Dirty");
     long[] cpu0 = cpuTicks();
     Thread.sleep(seconds * 1000);
     long[] cpu1 = cpuTicks();
     double busy = (double) (cpu1[0] - cpu0[0]) / Math.max(1, cpu1[1] - cpu0[1]);
-    System.out.printf("pause before %s: %d s, CPUs %.1f %% busy, %d KiB dirty at its start, %d at its end%n",
-        before, seconds, 100 * busy, dirtyKb, meminfoKb("Dirty:"));
+    System.out.printf("pause before %s: %d s, CPUs %.1f %% busy, %s KiB dirty at its start, %s at its end%n",
+        before, seconds, 100 * busy, dirtyKb, procFields("/proc/meminfo").get("Dirty"));
   }
 
   /** Busy and total ticks of all CPUs, from /proc/stat (busy: all but idle and iowait). */
@@ -234,15 +234,6 @@ public final class StreamsBenchmark {
     }
     long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
     return new long[] {total - idle, total};
-  }
-
-  private static long meminfoKb(String field) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-      if (line.startsWith(field)) {
-        return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
-      }
-    }
-    return -1;
   }
 
   /** Runs one child phase and returns its RESULT line's fields. */
@@ -282,10 +273,12 @@ public final class StreamsBenchmark {
     }
     long[] vm1 = pageCacheCounters();
     if (vm0 != null && vm1 != null) {
-      result.put(phase + "RefaultedMiB", Long.toString((vm1[0] - vm0[0]) * 4 / 1024));
-      result.put(phase + "DiskReadMiB", Long.toString((vm1[1] - vm0[1]) / 1024));
+      long refaultedMiB = (vm1[0] - vm0[0]) * 4 / 1024;
+      long diskReadMiB = (vm1[1] - vm0[1]) / 1024;
+      result.put(phase + "RefaultedMiB", Long.toString(refaultedMiB));
+      result.put(phase + "DiskReadMiB", Long.toString(diskReadMiB));
       System.out.printf("%s %s: %d MiB of evicted file pages read again, %d MiB read from disk (machine-wide)%n",
-          mode, phase, (vm1[0] - vm0[0]) * 4 / 1024, (vm1[1] - vm0[1]) / 1024);
+          mode, phase, refaultedMiB, diskReadMiB);
     }
     return result;
   }
@@ -489,15 +482,24 @@ public final class StreamsBenchmark {
     }
   }
 
-  /** The process's resident memory now and at its peak, its committed heap, its threads. */
-  private static String memory(String phase) throws IOException {
-    Map<String, String> status = new LinkedHashMap<>();
-    for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+  /**
+   * The fields of a {@code /proc} file of {@code Name:   value [kB]} lines (status, meminfo), by
+   * name, values without the {@code kB}.
+   */
+  private static Map<String, String> procFields(String file) throws IOException {
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String l : Files.readAllLines(Path.of(file))) {
       String[] kv = l.split(":\\s+", 2);
       if (kv.length == 2) {
-        status.put(kv[0], kv[1].replace(" kB", "").trim());
+        fields.put(kv[0], kv[1].replace(" kB", "").trim());
       }
     }
+    return fields;
+  }
+
+  /** The process's resident memory now and at its peak, its committed heap, its threads. */
+  private static String memory(String phase) throws IOException {
+    Map<String, String> status = procFields("/proc/self/status");
     var heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
     String figures = String.format(" %sRssKb=%s %sHwmKb=%s %sHeapCommittedKb=%d %sThreads=%d",
         phase, status.get("VmRSS"), phase, status.get("VmHWM"), phase, heap.getCommitted() >> 10,
