@@ -64,6 +64,10 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  *       the last restore end (Kafka's restore listener).
  * </ol>
  *
+ * Each phase also reports the CPU the broker's JVM (this one) used meanwhile, and how much of it
+ * its JIT's compiler threads took ({@code BrokerCpuSeconds}, {@code BrokerJitSeconds}): the
+ * broker shares the 2 cores with the application, and compiles most while the first store runs.
+ *
  * Usage (see docs/benchmarks/KAFKA-STREAMS.md): {@code StreamsBenchmark <records> <keys> <rounds>
  * <work dir> [child JVM options...]}, rounds as {@code N} (1 to N) or {@code A-B};
  * {@code -Dbench.modes=p2kv} (or {@code rocksdb}) runs one store alone, without ratios; {@code
@@ -242,6 +246,7 @@ public final class StreamsBenchmark {
     List<String> cmd = new ArrayList<>();
     pause(mode + " " + phase);
     long[] vm0 = pageCacheCounters();
+    Map<String, Long> broker0 = ThreadCpu.snapshot();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), StreamsBenchmark.class.getName(),
@@ -271,6 +276,13 @@ public final class StreamsBenchmark {
       p.destroyForcibly();
       throw new IllegalStateException(mode + " " + phase + " failed; its last lines:\n" + String.join("\n", tail));
     }
+    // The driver is the broker's JVM: while a child runs, the driver itself only reads its output.
+    Map<String, Long> broker1 = ThreadCpu.snapshot();
+    result.put(phase + "BrokerCpuSeconds", String.format("%.1f", (broker1.get("total") - broker0.get("total")) / 1e9));
+    result.put(phase + "BrokerJitSeconds",
+        String.format("%.1f", (broker1.getOrDefault("jit", 0L) - broker0.getOrDefault("jit", 0L)) / 1e9));
+    System.out.printf("%s %s: the broker's JVM (the driver) used %s s of CPU, %s s of it in the JIT's compiler threads%n",
+        mode, phase, result.get(phase + "BrokerCpuSeconds"), result.get(phase + "BrokerJitSeconds"));
     long[] vm1 = pageCacheCounters();
     if (vm0 != null && vm1 != null) {
       long refaultedMiB = (vm1[0] - vm0[0]) * 4 / 1024;
