@@ -134,15 +134,7 @@ class HugePagesTest {
   }
 
   private static Map<byte[], byte[]> writeAndCheck(Engine engine, Random rnd, int pairs) {
-    TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
-    for (int i = 0; i < pairs; i++) {
-      byte[] key = new byte[8 + rnd.nextInt(24)];
-      rnd.nextBytes(key);
-      byte[] value = new byte[rnd.nextInt(200)];
-      rnd.nextBytes(value);
-      engine.put(key, value);
-      model.put(key, value);
-    }
+    TreeMap<byte[], byte[]> model = RandomPairs.write(engine, rnd, pairs);
     for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
       assertArrayEquals(e.getValue(), engine.get(e.getKey()));
     }

@@ -8,7 +8,6 @@ import io.p2kv.Durability;
 import io.p2kv.TestSeeds;
 import io.p2kv.internal.engine.Engine;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -35,15 +34,7 @@ class MemtableFilterTest {
         Engine engine = factory.open(0, dir, true);
         try {
           RocksDB db = ((RocksDbEngine) engine).db();
-          TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
-          for (int i = 0; i < 20_000; i++) {
-            byte[] key = new byte[8 + rnd.nextInt(24)];
-            rnd.nextBytes(key);
-            byte[] value = new byte[rnd.nextInt(200)];
-            rnd.nextBytes(value);
-            engine.put(key, value);
-            model.put(key, value);
-          }
+          TreeMap<byte[], byte[]> model = RandomPairs.write(engine, rnd, 20_000);
           PerfLevel before = db.getPerfLevel();
           db.setPerfLevel(PerfLevel.ENABLE_COUNT);
           try {
