@@ -197,7 +197,8 @@ public final class StoreOpener {
   private static String caches(EngineFactory factory, long valueCacheBytes) {
     String value = valueCacheBytes > 0 ? ", value cache " + (valueCacheBytes >> 20) + " MiB" : "";
     if (factory instanceof RocksDbEngineFactory r) {
-      return "block cache " + (r.blockCacheBytes() >> 20) + " MiB, blob cache " + (r.blobCacheCapacity() >> 20) + " MiB" + value;
+      String pages = r.memtableHugePageBytes() > 0 ? ", memtables on " + (r.memtableHugePageBytes() >> 10) + " KiB huge pages" : "";
+      return "block cache " + (r.blockCacheBytes() >> 20) + " MiB, blob cache " + (r.blobCacheCapacity() >> 20) + " MiB" + value + pages;
     }
     return "engine " + factory.getClass().getSimpleName() + value;
   }

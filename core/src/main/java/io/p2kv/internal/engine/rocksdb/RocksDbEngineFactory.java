@@ -344,6 +344,14 @@ public final class RocksDbEngineFactory implements EngineFactory {
     return blobCacheBytes;
   }
 
+  /**
+   * The huge page size memtables are put on, before any tuning hook runs; 0 where they are not
+   * (see "Memtables on huge pages" above).
+   */
+  public long memtableHugePageBytes() {
+    return memtableHugePageBytes;
+  }
+
   /** Column-family options that carry nothing but a new LRU blob cache of this capacity. */
   private static ColumnFamilyOptions blobCacheCarrier(long capacity) {
     Properties props = new Properties();

@@ -68,6 +68,7 @@ class HugePagesTest {
     TestSeeds.run(getClass(), "shouldOpenEveryShardWithTheHostsHugePageSizeAndKeepTheDataWithOrWithoutFreePages", seed -> {
       Path dir = tmp.resolve("huge-" + seed);
       try (RocksDbEngineFactory factory = factory(LARGE_BUDGET, null, TWO_MIB)) {
+        assertEquals(TWO_MIB, factory.memtableHugePageBytes(), "what the store's open logs");
         Engine engine = factory.open(0, dir, true);
         try {
           // Flushed three times, so memtables are freed and new ones allocated on the option
@@ -98,6 +99,7 @@ class HugePagesTest {
     assertEquals(0, recordedHugePageSize(none));
     Path small = tmp.resolve("small"); // a 16 MiB budget: 4 MiB memtables
     try (RocksDbEngineFactory factory = factory(16L << 20, null, TWO_MIB)) {
+      assertEquals(0, factory.memtableHugePageBytes());
       factory.open(0, small, true).close();
     }
     assertEquals(0, recordedHugePageSize(small));
