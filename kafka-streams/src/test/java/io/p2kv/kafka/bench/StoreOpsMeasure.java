@@ -3,11 +3,11 @@ package io.p2kv.kafka.bench;
 import io.p2kv.kafka.P2kvStores;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import org.apache.kafka.common.utils.Bytes;
@@ -25,9 +25,10 @@ import org.apache.kafka.streams.state.Stores;
  * 16-byte value (timestamp and sum). Keys are {@code key-%08d}, uniform over {@code keys},
  * partitioned as Kafka's default partitioner does; each store is flushed at the end. Prints
  * records per second, process CPU per record (RocksDB's background threads included) and the same
- * for the second half of the records alone (the JIT warm). An optional fifth argument {@code get}
- * measures the gets alone, after every key has been written once (untimed); {@code put} the puts
- * alone; {@code update} (the default) both.
+ * for the second half of the records alone (the JIT warm), then the CPU per record by thread
+ * group ({@link ThreadCpu}). Each record's key is a new object, as a deserializer makes it. An
+ * optional fifth argument {@code get} measures the gets alone, after every key has been written
+ * once (untimed); {@code put} the puts alone; {@code update} (the default) both.
  *
  * <p>Run (docs/benchmarks/KAFKA-STREAMS.md): {@code java -Xmx1g -cp "$(cat
  * kafka-streams/target/test-cp.txt):kafka-streams/target/test-classes:kafka-streams/target/classes"
@@ -63,12 +64,13 @@ public final class StoreOpsMeasure {
       store.init(ctx.getStateStoreContext(), store);
       stores.add(store);
     }
-    Bytes[] keys = new Bytes[keyCount];
+    // Each record's key is made when it is used, as a deserializer makes it: holding keyCount key
+    // objects for the whole run (some 700 MB of a 1 GiB heap at 12 M keys, by object sizes) made
+    // the heap's collections costly, and p2kv, which allocates more per record, paid 2.0 us per
+    // record of GC for it against 0.2 for Kafka's stores (KAFKA-STREAMS.md, stop 57).
     int[] partition = new int[keyCount];
     for (int k = 0; k < keyCount; k++) {
-      byte[] key = String.format("key-%08d", k).getBytes(StandardCharsets.UTF_8);
-      keys[k] = Bytes.wrap(key);
-      partition[k] = Utils.toPositive(Utils.murmur2(key)) % TASKS;
+      partition[k] = Utils.toPositive(Utils.murmur2(key(k).get())) % TASKS;
     }
     Random r = new Random(42);
     int[][] perThread = new int[2][records];
@@ -82,13 +84,14 @@ public final class StoreOpsMeasure {
     boolean writes = !mode.equals("get");
     if (!writes) { // the gets find every key: write each once first, untimed
       for (int k = 0; k < keyCount; k++) {
-        stores.get(partition[k]).put(keys[k], value(k, 1));
+        stores.get(partition[k]).put(key(k), value(k, 1));
       }
       flushAll(stores);
     }
     var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long[] halfNanos = new long[2];
     long[] halfCpu = new long[2];
+    Map<String, Long> threads0 = ThreadCpu.snapshot();
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
     Thread[] threads = new Thread[2];
@@ -104,10 +107,11 @@ public final class StoreOpsMeasure {
           }
           int k = mine[i];
           KeyValueStore<Bytes, byte[]> store = stores.get(partition[k]);
-          byte[] old = reads ? store.get(keys[k]) : null;
+          Bytes key = key(k);
+          byte[] old = reads ? store.get(key) : null;
           if (writes) {
             long sum = (old == null ? 0 : ByteBuffer.wrap(old, 8, 8).getLong()) + 1;
-            store.put(keys[k], value(i, sum));
+            store.put(key, value(i, sum));
           }
         }
       }, "stream-" + t);
@@ -119,6 +123,7 @@ public final class StoreOpsMeasure {
     flushAll(stores);
     long end = System.nanoTime();
     long cpuEnd = os.getProcessCpuTime();
+    Map<String, Long> threads1 = ThreadCpu.snapshot();
     long wall = end - t0;
     long cpu = cpuEnd - cpu0;
     // The second half: from when the later thread reached the middle of its records.
@@ -127,9 +132,21 @@ public final class StoreOpsMeasure {
     System.out.printf("%s %s records=%d keys=%d: %.0f records/s, %.2f us CPU/record; second half %.0f records/s, %.2f us CPU/record%n",
         kind, mode, records, keyCount, records / (wall / 1e9), cpu / 1e3 / records,
         records / 2 / (secondWall / 1e9), secondCpu / 1e3 / (records / 2.0));
+    // CPU by thread group: p2kv's worker (p2kvWorker), RocksDB's background threads, GC, JIT; the
+    // two measuring threads have ended, so theirs is what the groups leave ("other").
+    System.out.println("per record:" + ThreadCpu.perRecord("", threads0, threads1, records));
     for (KeyValueStore<Bytes, byte[]> s : stores) {
       s.close();
     }
+  }
+
+  /** Key {@code k}: {@code key-%08d} in ASCII, a new object each call. */
+  static Bytes key(int k) {
+    byte[] b = {'k', 'e', 'y', '-', '0', '0', '0', '0', '0', '0', '0', '0'};
+    for (int i = b.length - 1, v = k; v > 0 && i >= 4; i--, v /= 10) {
+      b[i] = (byte) ('0' + v % 10);
+    }
+    return Bytes.wrap(b);
   }
 
   /** The reduce's 16-byte value: a timestamp, then the sum. */
