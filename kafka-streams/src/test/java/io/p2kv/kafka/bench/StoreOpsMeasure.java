@@ -36,6 +36,8 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class StoreOpsMeasure {
   private static final int TASKS = 32;
+  /** Keys {@code key-%08d} there are room for: {@link #key} writes 8 digits. */
+  private static final int MAX_KEYS = 100_000_000;
 
   private StoreOpsMeasure() {}
 
@@ -43,6 +45,9 @@ public final class StoreOpsMeasure {
     String kind = args[0];
     int records = Integer.parseInt(args[1]);
     int keyCount = Integer.parseInt(args[2]);
+    if (keyCount < 1 || keyCount > MAX_KEYS) {
+      throw new IllegalArgumentException("keys: 1 to " + MAX_KEYS + " (key-%08d has 8 digits), not " + keyCount);
+    }
     Path dir = Files.createDirectories(Path.of(args[3]));
     String mode = args.length > 4 ? args[4] : "update";
     if (!List.of("update", "get", "put").contains(mode)) {
@@ -140,7 +145,7 @@ public final class StoreOpsMeasure {
     }
   }
 
-  /** Key {@code k}: {@code key-%08d} in ASCII, a new object each call. */
+  /** Key {@code k} (below {@link #MAX_KEYS}): {@code key-%08d} in ASCII, a new object each call. */
   static Bytes key(int k) {
     byte[] b = {'k', 'e', 'y', '-', '0', '0', '0', '0', '0', '0', '0', '0'};
     for (int i = b.length - 1, v = k; v > 0 && i >= 4; i--, v /= 10) {
