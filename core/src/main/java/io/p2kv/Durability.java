@@ -17,7 +17,9 @@ public enum Durability {
   WAL,
   /**
    * Write-ahead log with an fsync before the batch is acknowledged: an acknowledged write survives
-   * power loss.
+   * power loss. Such a store writes new logs over the files of old ones (RocksDB's {@code
+   * recycle_log_file_num}), which makes each fsync cheaper on file systems that must otherwise
+   * also record a grown file size; a batch written with its own {@link #NO_WAL} is logged there.
    */
   SYNC
 }

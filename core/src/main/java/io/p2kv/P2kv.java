@@ -348,6 +348,10 @@ public final class P2kv implements AutoCloseable {
    * never merged with logged writes); checkpoints and backups flush the shards it wrote before they
    * copy them, so they include it.
    *
+   * <p>On a store whose durability is {@link Durability#SYNC} a {@code NO_WAL} batch is written to
+   * the log, without an fsync: such a store recycles its log files, and RocksDB refuses writes
+   * without the log there. It is then as durable as a {@link Durability#WAL} write.
+   *
    * @param batch the batch
    * @param durability this batch's durability
    * @throws NullPointerException if batch or durability is null

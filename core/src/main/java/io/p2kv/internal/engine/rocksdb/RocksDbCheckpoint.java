@@ -35,11 +35,28 @@ import org.rocksdb.WalFileType;
  *       logs' prefixes, which holds exactly the writes up to the cut.
  * </ol>
  *
- * {@link #close} turns deletions back on (RocksDB counts disables, so concurrent checkpoints are
+ * <p>A DB that recycles its logs ({@code recycle_log_file_num}, which p2kv sets for {@code SYNC}
+ * stores) writes a recycled log over an old file in place, so a log's file size at the cut says
+ * nothing about where the writes before the cut end. There the cut records the DB's last sequence
+ * number instead, and each log is copied up to its last write batch at or before it ({@link
+ * RecycledLogPrefix}). Such a DB keeps logs it could recycle in its directory under their old
+ * names, and may rename one for reuse at any time, deletions disabled or not; those are older than
+ * the oldest log the DB still needs ({@code rocksdb.min-log-number-to-keep}), and not copied.
+ *
+ * <p>{@link #close} turns deletions back on (RocksDB counts disables, so concurrent checkpoints are
  * fine).
  */
 final class RocksDbCheckpoint implements EngineAdmin.Checkpoint {
-  private record Part(String name, long bytes) {}
+  /**
+   * A file to link or copy: {@code bytes} to copy, or -1 for all of it (table files are linked);
+   * for a log of a DB that recycles its logs, {@code logNumber} >= 0 and its bytes are found at
+   * the copy, up to the cut's sequence number.
+   */
+  private record Part(String name, long bytes, long logNumber) {
+    Part(String name, long bytes) {
+      this(name, bytes, -1);
+    }
+  }
 
   private final RocksDbEngine engine;
   private final RocksDB db;
@@ -47,20 +64,30 @@ final class RocksDbCheckpoint implements EngineAdmin.Checkpoint {
   /** The files to link or copy, with the bytes to copy (-1: whole, or linked). */
   private final List<Part> parts;
   private final String manifest;
+  /** The DB's last sequence number at the cut (read only for a DB that recycles its logs). */
+  private final long lastSequence;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private RocksDbCheckpoint(RocksDbEngine engine, RocksDB db, Path dir, List<Part> parts, String manifest) {
+  private RocksDbCheckpoint(RocksDbEngine engine, RocksDB db, Path dir, List<Part> parts, String manifest, long lastSequence) {
     this.engine = engine;
     this.db = db;
     this.dir = dir;
     this.parts = parts;
     this.manifest = manifest;
+    this.lastSequence = lastSequence;
   }
 
-  /** Step 1; the caller has flushed first if the DB writes no log. */
-  static RocksDbCheckpoint begin(RocksDbEngine engine, RocksDB db, Path dir) throws RocksDBException {
+  /**
+   * Step 1; the caller has flushed first if the DB writes no log.
+   *
+   * @param recycledLogs whether the DB recycles its logs
+   */
+  static RocksDbCheckpoint begin(RocksDbEngine engine, RocksDB db, Path dir, boolean recycledLogs) throws RocksDBException {
     db.disableFileDeletions();
     try {
+      // After the disable: no log joins the ones the DB may recycle until deletions are back on.
+      long lastSequence = recycledLogs ? db.getLatestSequenceNumber() : -1;
+      long oldestLog = recycledLogs ? db.getLongProperty("rocksdb.min-log-number-to-keep") : 0;
       RocksDB.LiveFiles live = db.getLiveFiles(false);
       List<Part> parts = new ArrayList<>();
       String manifest = null;
@@ -76,13 +103,17 @@ final class RocksDbCheckpoint implements EngineAdmin.Checkpoint {
       for (LogFile wal : db.getSortedWalFiles()) {
         if (wal.type() == WalFileType.kAliveLogFile) {
           String name = wal.pathName().startsWith("/") ? wal.pathName().substring(1) : wal.pathName();
-          parts.add(new Part(name, wal.sizeFileBytes()));
+          if (!recycledLogs) {
+            parts.add(new Part(name, wal.sizeFileBytes()));
+          } else if (wal.logNumber() >= oldestLog) {
+            parts.add(new Part(name, -1, wal.logNumber()));
+          }
         }
       }
       if (manifest == null) {
         throw new IllegalStateException("RocksDB listed no MANIFEST among its live files: " + live.files);
       }
-      return new RocksDbCheckpoint(engine, db, dir, parts, manifest);
+      return new RocksDbCheckpoint(engine, db, dir, parts, manifest, lastSequence);
     } catch (RocksDBException | RuntimeException e) {
       try {
         db.enableFileDeletions();
@@ -100,7 +131,9 @@ final class RocksDbCheckpoint implements EngineAdmin.Checkpoint {
       for (Part p : parts) {
         Path from = dir.resolve(p.name);
         Path to = target.resolve(p.name);
-        if (p.bytes < 0 && (p.name.endsWith(".sst") || p.name.endsWith(".blob"))) {
+        if (p.logNumber >= 0) {
+          copy(from, to, RecycledLogPrefix.bytesThrough(from, p.logNumber, lastSequence));
+        } else if (p.bytes < 0 && (p.name.endsWith(".sst") || p.name.endsWith(".blob"))) {
           link(from, to);
         } else {
           copy(from, to, p.bytes);

@@ -149,6 +149,8 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   /** Whether a write failed: RocksDB then refuses later writes and reports the error at close. */
   private volatile boolean writeFailed;
   private volatile long rewriteFilesLeft;
+  /** Whether the DB recycles its write-ahead logs ({@code recycle_log_file_num}). */
+  private final boolean recycledLogs;
   /** Whether background compactions are still held since open (see {@link #startCompactions}). */
   private boolean compactionsHeld;
   /** Whether {@link #startCompactions} settled what open left behind. */
@@ -181,9 +183,13 @@ final class RocksDbEngine implements Engine, EngineAdmin {
     this.metaCf = handles.get(1);
     this.writeOptions = writeOptions;
     this.metaDeleteOptions = new WriteOptions().setDisableWAL(writeOptions.disableWAL());
+    this.recycledLogs = dbOptions.recycleLogFileNum() > 0;
     this.writeOptionsBy = new WriteOptions[Durability.values().length];
     for (Durability d : Durability.values()) {
-      writeOptionsBy[d.ordinal()] = writeOptionsFor(d);
+      // RocksDB refuses writes without the log on a DB that recycles its logs (its recovery finds
+      // where a recycled log's new records end by their unbroken sequence numbers): there a
+      // batch's own NO_WAL is logged, without an fsync.
+      writeOptionsBy[d.ordinal()] = writeOptionsFor(recycledLogs && d == Durability.NO_WAL ? Durability.WAL : d);
     }
     this.statistics = statistics;
     this.rewritePace = rewritePace;
@@ -512,7 +518,7 @@ final class RocksDbEngine implements Engine, EngineAdmin {
         }
         unloggedWrites = false;
       }
-      RocksDbCheckpoint checkpoint = RocksDbCheckpoint.begin(this, db, dir);
+      RocksDbCheckpoint checkpoint = RocksDbCheckpoint.begin(this, db, dir, recycledLogs);
       openCheckpoints.add(checkpoint);
       return checkpoint;
     } catch (RocksDBException e) {
