@@ -56,6 +56,7 @@ final class RecycledLogPrefix {
   static long bytesThrough(Path log, long logNumber, long lastSequence) throws IOException {
     ByteBuffer block = ByteBuffer.allocate(BLOCK_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     byte[] batchHeader = new byte[BATCH_HEADER];
+    ByteBuffer batchHeaderView = ByteBuffer.wrap(batchHeader).order(ByteOrder.LITTLE_ENDIAN);
     CRC32C crc = new CRC32C();
     int headerBytes = 0; // of the logical record being assembled
     boolean inRecord = false;
@@ -120,7 +121,7 @@ final class RecycledLogPrefix {
             if (headerBytes < BATCH_HEADER) {
               throw new IOException(log + " holds a record of " + headerBytes + " bytes at " + (blockStart + payload) + ", too short for a write batch");
             }
-            long sequence = ByteBuffer.wrap(batchHeader).order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+            long sequence = batchHeaderView.getLong(0);
             if (Long.compareUnsigned(sequence, lastSequence) > 0) {
               return kept; // the first write after the cut
             }

@@ -75,12 +75,17 @@ class RecycledLogPrefixTest {
       crc.update(type);
       crc.update(header.array(), 7, 4);
       crc.update(payload, from, length);
-      int c = (int) crc.getValue();
-      header.putInt(0, ((c >>> 15) | (c << 17)) + 0xa282ead8);
+      header.putInt(0, masked(crc));
       out.write(header.array(), 0, 11);
       out.write(payload, from, length);
       blockOffset += 11 + length;
     }
+  }
+
+  /** What a record header stores of its CRC32C: RocksDB's {@code crc32c::Mask}. */
+  private static int masked(CRC32C crc) {
+    int c = (int) crc.getValue();
+    return ((c >>> 15) | (c << 17)) + 0xa282ead8;
   }
 
   @Test
@@ -142,8 +147,7 @@ class RecycledLogPrefixTest {
     CRC32C crc = new CRC32C();
     crc.update(9);
     crc.update(new byte[] {7});
-    int c = (int) crc.getValue();
-    record.putInt(0, ((c >>> 15) | (c << 17)) + 0xa282ead8).put(7, (byte) 7);
+    record.putInt(0, masked(crc)).put(7, (byte) 7);
     Path path = tmp.resolve("000003.log");
     Files.write(path, record.array());
     IOException e = assertThrows(IOException.class, () -> RecycledLogPrefix.bytesThrough(path, 3, 10));

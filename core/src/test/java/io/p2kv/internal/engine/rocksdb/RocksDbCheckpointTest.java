@@ -1,7 +1,7 @@
 package io.p2kv.internal.engine.rocksdb;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -165,7 +165,7 @@ class RocksDbCheckpointTest {
         }
       }
     }
-    assertEquals(true, !sizes.isEmpty(), "no log files in " + dir);
+    assertFalse(sizes.isEmpty(), "no log files in " + dir);
     return sizes;
   }
 }
