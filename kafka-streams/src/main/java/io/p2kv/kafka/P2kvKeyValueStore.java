@@ -1,6 +1,7 @@
 package io.p2kv.kafka;
 
 import io.p2kv.Batch;
+import io.p2kv.Durability;
 import io.p2kv.KvIterator;
 import io.p2kv.P2kv;
 import java.io.File;
@@ -78,8 +79,15 @@ import org.slf4j.LoggerFactory;
  * commit needs to flush. Through the write-ahead log and memtable, restores were measured slower:
  * one shard worker inserted every record into one large memtable, while Kafka's 32 RocksDB stores
  * are filled by both restoring threads (docs/benchmarks/KAFKA-STREAMS.md, "Restores as bulk
- * loads"). Writing them without the log was slower too, since every task's first commit then had
- * to flush the shared store.
+ * loads"). Writing them as unlogged batches into a store that logged its other writes was slower
+ * too, since every task's first commit then had to flush the shared store.
+ *
+ * <h2>Durability</h2>
+ * On a shared store of one shard every write is unlogged ({@code Durability.NO_WAL}: data, offsets,
+ * position and status alike), as Kafka's RocksDB stores write; a crash keeps a prefix of them, so
+ * the committed offsets never count a write it lost. On more shards every write is logged. See
+ * {@link SharedStore#writeDurability}. Deletes of a dropped partition are logged in both cases: a
+ * logged delete that outlives the unlogged writes before it leaves less data, never more.
  *
  * <h2>Offsets and exactly-once (KIP-1035)</h2>
  * The store manages its changelog offsets: {@link #commit(Map)} writes them, with the IQv2 {@link
@@ -199,6 +207,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private volatile boolean open;
   private SharedStore shared;
   private P2kv store;
+  /** The durability of the store's writes: {@link SharedStore#writeDurability}. */
+  private Durability durability;
   private StoreKeys keys;
   private StateStoreContext context;
 
@@ -236,6 +246,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(configs));
     try {
       store = s.store();
+      durability = s.writeDurability();
       keys = new StoreKeys(name, stateStoreContext.taskId().partition());
       Path marker = taskDir.toPath().resolve("p2kv-" + name);
       synchronized (s) {
@@ -264,7 +275,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       restored = newRestoreBuffer();
       // Open: the partition may hold writes Kafka has not committed. A transactional store writes
       // only at commits, so its partition is never open.
-      store.put(keys.status(), transactional ? CLOSED : OPEN);
+      writeStatus(transactional ? CLOSED : OPEN);
       byte[] savedPosition = store.get(keys.position());
       if (savedPosition != null) {
         synchronized (position) {
@@ -332,7 +343,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       Map<TopicPartition, Long> offsets = restoredOffsets;
       RestoreBuffer buffer = takeRestored();
       try {
-        writeRecords(store, keys, buffer);
+        writeRecords(store, keys, buffer, durability);
         writtenOffsets.putAll(offsets);
       } catch (RuntimeException e) {
         throw new ProcessorStateException("store " + name + ": restored records failed", e);
@@ -382,13 +393,13 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * result is what arrival order would leave): a bulk load when there are many, else a write batch
    * per shard.
    */
-  private static void writeRecords(P2kv store, StoreKeys keys, RestoreBuffer buffer) {
+  private static void writeRecords(P2kv store, StoreKeys keys, RestoreBuffer buffer, Durability durability) {
     if (buffer.records() >= LOAD_MIN_RECORDS) {
       store.loadSorted(buffer.drainSorted(keys));
     } else {
       Batch batch = new Batch(buffer.records());
       buffer.drainSorted(keys).forEachRemaining(op -> add(batch, op));
-      writeAsync(store, perShard(store, batch)).join();
+      writeAsync(store, perShard(store, batch), durability).join();
     }
   }
 
@@ -407,8 +418,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     RestoreBuffer buffer = takeRestored();
     P2kv s = store;
     StoreKeys k = keys;
+    Durability d = durability;
     restoreWrite = CompletableFuture.supplyAsync(() -> {
-      writeRecords(s, k, buffer);
+      writeRecords(s, k, buffer, d);
       return offsets;
     }, shared.loader());
   }
@@ -465,10 +477,15 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return true;
   }
 
+  /** Writes the partition's status, with the durability of its data (see {@link #durability}). */
+  private void writeStatus(byte[] status) {
+    write(new Batch(1).put(keys.status(), status));
+  }
+
   private void write(Batch batch) {
     if (!batch.isEmpty()) {
       try {
-        store.write(batch);
+        store.write(batch, durability);
       } catch (RuntimeException e) {
         throw new ProcessorStateException("store " + name + ": a batch of " + batch.size() + " writes failed", e);
       }
@@ -496,12 +513,12 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   /** Starts the non-empty parts' writes, one per shard; completes when all of them have. */
-  private static CompletableFuture<Void> writeAsync(P2kv store, Batch[] parts) {
+  private static CompletableFuture<Void> writeAsync(P2kv store, Batch[] parts, Durability durability) {
     CompletableFuture<?>[] writes = new CompletableFuture<?>[parts.length];
     int n = 0;
     for (Batch part : parts) {
       if (!part.isEmpty()) {
-        writes[n++] = store.writeAsync(part);
+        writes[n++] = store.writeAsync(part, durability);
       }
     }
     return n == 1 ? writes[0].thenApply(v -> null) : CompletableFuture.allOf(Arrays.copyOf(writes, n));
@@ -552,7 +569,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       // those offsets writes again (Kafka's RocksDB store flushes its memtables whenever it likes
       // too); under exactly-once the partition is still marked open, so it is wiped.
       try {
-        writeAsync(store, perShard(store, batch)).join();
+        writeAsync(store, perShard(store, batch), durability).join();
       } catch (CompletionException e) {
         throw new ProcessorStateException("store " + name + ": a batch of " + batch.size() + " writes failed", e.getCause());
       }
@@ -959,6 +976,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
           buffered.clear();
           bufferedBytes = 0;
           uncommittedPosition = Position.emptyPosition();
+          persistUnlogged();
         } else {
           writeBuffer(new Batch());
           if (writtenSinceCommit) {
@@ -966,7 +984,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             // exactly-once the next init drops the partition and Kafka restores it.
             LOG.info("store {} closed with writes after its last commit; left marked open", name);
           } else {
-            store.put(keys.status(), CLOSED);
+            writeStatus(CLOSED);
+            persistUnlogged();
           }
         }
       } finally {
@@ -977,6 +996,22 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         shared.release();
         shared = null;
         store = null;
+      }
+    }
+  }
+
+  /**
+   * At a clean close, flushes the shared store if it was written without its log and stays open
+   * for other tasks (the last one's release closes it, and a close flushes): a task closed cleanly
+   * keeps its state through a later crash of the process, as a Kafka RocksDB store does, which
+   * flushes when it closes.
+   */
+  private void persistUnlogged() {
+    if (durability == Durability.NO_WAL && shared.hasOtherUsers()) {
+      try {
+        store.flush();
+      } catch (RuntimeException e) {
+        throw new ProcessorStateException("store " + name + ": cannot flush the shared store at close", e);
       }
     }
   }

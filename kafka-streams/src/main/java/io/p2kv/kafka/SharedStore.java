@@ -1,5 +1,6 @@
 package io.p2kv.kafka;
 
+import io.p2kv.Durability;
 import io.p2kv.P2kv;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -17,6 +18,9 @@ import org.slf4j.LoggerFactory;
  * 2-core machine 32 threads that poll before they park); sharing gives the instance one set of
  * workers, one block cache and one memtable budget, however many tasks it runs. See
  * docs/ARCHITECTURE.md, "Kafka Streams".
+ *
+ * <p>Durability: the state stores write a store of one shard without its write-ahead log, as
+ * Kafka's own RocksDB stores write theirs (see {@link #writeDurability}).
  */
 final class SharedStore {
   private static final Logger LOG = LoggerFactory.getLogger(SharedStore.class);
@@ -25,6 +29,7 @@ final class SharedStore {
   private final Path dir;
   private final P2kv store;
   private final P2kvStoreConfig config;
+  private final Durability writeDurability;
   private int users;
   /** Writes restored records to the store off the restoring threads; started on first use. */
   private java.util.concurrent.ExecutorService loader;
@@ -35,6 +40,33 @@ final class SharedStore {
     this.dir = dir;
     this.store = store;
     this.config = config;
+    this.writeDurability = store.shardCount() == 1 ? Durability.NO_WAL : Durability.WAL;
+  }
+
+  /**
+   * The durability of every write the state stores make but a dropped partition's deletes:
+   * {@code NO_WAL} on a store of one shard, {@code WAL} (the store's own: the module opens it with
+   * p2kv's default) on more.
+   *
+   * <p>Kafka Streams asks of a store only that the changelog offsets it commits never count a
+   * write a crash could lose (Kafka restores every later changelog record). Kafka's RocksDB stores
+   * write without their log and persist at memtable flushes; so can one shard: RocksDB flushes its
+   * memtables in the order they were written, so a crash keeps a prefix of the store's unlogged
+   * writes, and each commit writes the offsets in one batch with, or after, the writes they cover.
+   * What else outlives a crash out of that order only adds data a restore then writes again (a
+   * restore's bulk loads, durable when they return) or removes data with its offsets (the logged
+   * deletes of a dropped partition, see {@link P2kvKeyValueStore}). Skipping the log saved 0.5-11 %
+   * of the time of 12 M updates of the store alone (docs/benchmarks/KAFKA-STREAMS.md, stop 59), and
+   * the log's bytes on disk. Two shards are two RocksDB instances that flush apart: the shard
+   * holding a commit's offsets could keep them while another lost the data they cover, so there
+   * every write goes through the log, which a killed process keeps.
+   *
+   * <p>The cost: after a crash, a store of one shard holds its writes as of its last memtable
+   * flush, and Kafka restores more of the changelog. A clean close of a task flushes the store
+   * ({@link P2kvKeyValueStore#close}), as a RocksDB store does when it closes.
+   */
+  Durability writeDurability() {
+    return writeDurability;
   }
 
   /** Opens (or joins) the shared store in {@code dir}; every call needs one {@link #release}. */
@@ -49,6 +81,13 @@ final class SharedStore {
       }
       s.users++;
       return s;
+    }
+  }
+
+  /** Whether users other than the caller (one of them) have the store. */
+  boolean hasOtherUsers() {
+    synchronized (OPEN) {
+      return users > 1;
     }
   }
 

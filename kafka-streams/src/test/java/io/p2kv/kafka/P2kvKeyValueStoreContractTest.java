@@ -377,7 +377,7 @@ class P2kvKeyValueStoreContractTest {
     assertEquals(List.of(), restoreFiles(taskDir), "a load deletes its file");
     assertEquals(0, SharedStore.find(tmp.resolve("state/app/p2kv")).restoreBytes(), "nothing waits");
     // Restored records are in p2kv (loaded, or written through its log) before the commit that
-    // records their offsets writes them, which need not flush (RestoreCrashTest checks that a kill
+    // records their offsets writes them, which need not flush (StoreCrashTest checks that a kill
     // keeps no offset beyond the data).
     io.p2kv.P2kv p2kv = SharedStore.find(tmp.resolve("state/app/p2kv")).store();
     long flushedBefore = flushedBytes(p2kv);
