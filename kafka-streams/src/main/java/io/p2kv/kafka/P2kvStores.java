@@ -21,11 +21,18 @@ import org.apache.kafka.common.utils.Bytes;
  * p2kv.}, fails with a {@link org.apache.kafka.common.config.ConfigException} naming it: when the
  * application is created if {@link P2kvDslStoreSuppliers} is configured, else when the first
  * store opens.
+ *
+ * <p>Durability: on a shared store of one shard the stores write without p2kv's write-ahead log,
+ * as Kafka's RocksDB stores do. After a crash they hold their writes, and the changelog offsets
+ * that cover them, as of the store's last memtable flush, and Kafka restores the rest from the
+ * changelog; a task's store closed cleanly flushes first. On more shards they write through the
+ * log, since shards flush apart.
  */
 public final class P2kvStores {
   /**
    * Streams configuration key: shards of the instance's shared p2kv store, at least 1 (default:
-   * p2kv's, 1 shard up to 3 cores).
+   * p2kv's, 1 shard up to 3 cores). One shard writes without the write-ahead log, more write
+   * through it (see the class comment).
    */
   public static final String SHARDS_CONFIG = "p2kv.shards";
 
