@@ -333,6 +333,46 @@ class P2kvKeyValueStoreContractTest {
   }
 
   /**
+   * The buffer goes to p2kv as the last write of each key: keys written many times between two
+   * flushes are one put or delete each in p2kv, and they count once toward the buffer's size
+   * ({@value P2kvKeyValueStore#WRITE_BUFFER_RECORDS} keys), however often they are written.
+   */
+  @Test
+  void shouldWriteTheLastWriteOfEachBufferedKeyOnce() throws Exception {
+    P2kvKeyValueStore store = open(taskContext(props("app"), 3));
+    io.p2kv.P2kv p2kv = SharedStore.find(tmp.resolve("state/app/p2kv")).store();
+    StoreKeys keys = new StoreKeys("kv", 3);
+    try {
+      Bytes a = Bytes.wrap(new byte[] {'a'});
+      Bytes b = Bytes.wrap(new byte[] {'b'});
+      long ops = stat(p2kv, io.p2kv.ShardStats::writeOps);
+      long batches = stat(p2kv, io.p2kv.ShardStats::batches);
+      int writes = 10 * P2kvKeyValueStore.WRITE_BUFFER_RECORDS;
+      for (int i = 0; i < writes; i++) {
+        store.put(a, new byte[] {(byte) i});
+        store.put(b, new byte[] {(byte) i});
+      }
+      store.put(a, new byte[] {42});
+      assertArrayEquals(new byte[] {(byte) (writes - 1)}, store.delete(b));
+      assertArrayEquals(new byte[] {42}, store.get(a));
+      assertArrayEquals(null, store.get(b));
+      assertArrayEquals(null, p2kv.get(keys.data(a.get())), "still buffered after " + (2 * writes + 2) + " writes of 2 keys");
+      assertEquals(ops, stat(p2kv, io.p2kv.ShardStats::writeOps), "nothing written yet");
+      store.flush();
+      assertArrayEquals(new byte[] {42}, p2kv.get(keys.data(a.get())), "a's last write");
+      assertArrayEquals(null, p2kv.get(keys.data(b.get())), "and b's, a delete");
+      assertEquals(batches + 1, stat(p2kv, io.p2kv.ShardStats::batches), "one batch");
+      assertEquals(ops + 2, stat(p2kv, io.p2kv.ShardStats::writeOps), "of two writes");
+    } finally {
+      store.close();
+    }
+  }
+
+  private static long stat(io.p2kv.P2kv p2kv, java.util.function.ToLongFunction<io.p2kv.ShardStats> stat) {
+    return p2kv.stats().shards().stream().mapToLong(stat).sum();
+  }
+
+  /**
    * Restores through the callback the store registers, against a model: batches of changelog
    * records (puts and deletes, keys repeating across batches); right after the last batch returns
    * (its records may still be buffered, or loading) every get and a full scan see the model. With
