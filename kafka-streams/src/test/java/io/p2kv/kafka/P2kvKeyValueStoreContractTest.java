@@ -345,7 +345,7 @@ class P2kvKeyValueStoreContractTest {
     try {
       Bytes a = Bytes.wrap(new byte[] {'a'});
       Bytes b = Bytes.wrap(new byte[] {'b'});
-      long ops = stat(p2kv, io.p2kv.ShardStats::writeOps);
+      long ops = p2kv.stats().writeOps();
       long batches = stat(p2kv, io.p2kv.ShardStats::batches);
       int writes = 10 * P2kvKeyValueStore.WRITE_BUFFER_RECORDS;
       for (int i = 0; i < writes; i++) {
@@ -357,17 +357,18 @@ class P2kvKeyValueStoreContractTest {
       assertArrayEquals(new byte[] {42}, store.get(a));
       assertArrayEquals(null, store.get(b));
       assertArrayEquals(null, p2kv.get(keys.data(a.get())), "still buffered after " + (2 * writes + 2) + " writes of 2 keys");
-      assertEquals(ops, stat(p2kv, io.p2kv.ShardStats::writeOps), "nothing written yet");
+      assertEquals(ops, p2kv.stats().writeOps(), "nothing written yet");
       store.flush();
       assertArrayEquals(new byte[] {42}, p2kv.get(keys.data(a.get())), "a's last write");
       assertArrayEquals(null, p2kv.get(keys.data(b.get())), "and b's, a delete");
       assertEquals(batches + 1, stat(p2kv, io.p2kv.ShardStats::batches), "one batch");
-      assertEquals(ops + 2, stat(p2kv, io.p2kv.ShardStats::writeOps), "of two writes");
+      assertEquals(ops + 2, p2kv.stats().writeOps(), "of two writes");
     } finally {
       store.close();
     }
   }
 
+  /** A per-shard statistic summed over {@code p2kv}'s shards (for those StoreStats does not total). */
   private static long stat(io.p2kv.P2kv p2kv, java.util.function.ToLongFunction<io.p2kv.ShardStats> stat) {
     return p2kv.stats().shards().stream().mapToLong(stat).sum();
   }
@@ -529,7 +530,7 @@ class P2kvKeyValueStoreContractTest {
   }
 
   private static long flushedBytes(io.p2kv.P2kv p2kv) {
-    return p2kv.stats().shards().stream().mapToLong(io.p2kv.ShardStats::flushWriteBytes).sum();
+    return stat(p2kv, io.p2kv.ShardStats::flushWriteBytes);
   }
 
   /** Task {@code partition}'s context in application "app" under exactly-once. */
