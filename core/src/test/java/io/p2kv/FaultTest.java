@@ -107,6 +107,27 @@ class FaultTest {
   }
 
   @Test
+  void shouldWriteTheCommitRecordAsDurablyAsTheBatchAsked() {
+    FaultyEngines engines = new FaultyEngines(); // a WAL store: its own writes are not fsynced
+    try (P2kv store = engines.builder(3).open(tmp)) {
+      byte[][] keys = oneKeyPerShard(store, "k");
+      Batch batch = new Batch();
+      for (byte[] k : keys) {
+        batch.put(k, Keys.key("v"));
+      }
+      store.write(batch);
+      store.write(batch, Durability.SYNC);
+      store.writeAsync(batch, Durability.SYNC).join();
+      store.write(batch, Durability.WAL);
+      assertEquals(List.of("null", "SYNC", "SYNC", "WAL"), List.copyOf(engines.commitRecordDurabilities),
+          "a batch acknowledged as fsynced has its commit record fsynced: a crash cannot roll it back");
+      for (byte[] k : keys) {
+        assertArrayEquals(Keys.key("v"), store.get(k));
+      }
+    }
+  }
+
+  @Test
   void shouldFailTheStoreAndLetRecoveryDecideWhenTheCommitRecordCannotBeWritten() {
     FaultyEngines engines = new FaultyEngines();
     byte[][] keys;

@@ -38,6 +38,9 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
   final java.util.concurrent.atomic.AtomicInteger iteratorsClosed = new java.util.concurrent.atomic.AtomicInteger();
 
   final ConcurrentHashMap<Integer, Fault> faults = new ConcurrentHashMap<>();
+
+  /** The durability each cross-shard commit record was asked to have at least ("null": the store's), in order. */
+  final java.util.Queue<String> commitRecordDurabilities = new java.util.concurrent.ConcurrentLinkedQueue<>();
   final CountDownLatch release = new CountDownLatch(1);
   final CountDownLatch blocked = new CountDownLatch(1);
 
@@ -133,11 +136,15 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     }
 
     @Override
-    public void putMeta(byte[] key, byte[] value) {
-      if (faults.get(shard) == Fault.FAIL_COMMIT_RECORD && key.length > 0 && key[0] == 'c') {
+    public void putMeta(byte[] key, byte[] value, Durability atLeast) {
+      boolean commitRecord = key.length > 0 && key[0] == 'c';
+      if (faults.get(shard) == Fault.FAIL_COMMIT_RECORD && commitRecord) {
         throw new EngineException("injected commit-record failure on shard " + shard, new RuntimeException("EIO"));
       }
-      d.putMeta(key, value);
+      if (commitRecord) {
+        commitRecordDurabilities.add(String.valueOf(atLeast));
+      }
+      d.putMeta(key, value, atLeast);
     }
 
     @Override

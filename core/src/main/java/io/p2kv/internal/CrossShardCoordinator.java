@@ -88,7 +88,7 @@ final class CrossShardCoordinator {
       } catch (EngineException e) {
         throw Errors.shardFailed(0, e);
       }
-      CrossShardTxn txn = new CrossShardTxn(gsn, parts, shards.get(0).engine, user, state);
+      CrossShardTxn txn = new CrossShardTxn(gsn, parts, shards.get(0).engine, user, state, durability);
       Request.CrossShardPart[] requests = new Request.CrossShardPart[parts];
       for (int j = 0; j < parts; j++) {
         List<Batch.Op> partOps = perShard.get(touched[j]);

@@ -1,5 +1,6 @@
 package io.p2kv.internal;
 
+import io.p2kv.Durability;
 import io.p2kv.StoreFailedException;
 import io.p2kv.internal.engine.Engine;
 import io.p2kv.internal.engine.EngineException;
@@ -18,8 +19,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       keys and writes, in one atomic engine batch, the part's operations plus an undo record;
  *       then it votes (completes its part request) and waits for the decision without executing
  *       anything else: its duty cycles return no work, and its idle strategy waits.
- *   <li>Decide: the last vote decides. All prepared: write the commit record durably on shard 0,
- *       decide COMMIT and complete the caller's request. Any part failed or was never enqueued:
+ *   <li>Decide: the last vote decides. All prepared: write the commit record on shard 0 (as
+ *       durably as the store's writes, or as the batch's own durability where that asks for more,
+ *       so that a batch acknowledged as durable is), decide COMMIT and complete the caller's request. Any part failed or was never enqueued:
  *       decide ABORT. Deciding wakes every waiting worker through its {@link WorkerSignal}.
  *   <li>Finish: on COMMIT each worker deletes its undo record; the last one deletes the commit
  *       record. On ABORT each prepared worker writes the old values back and deletes its undo
@@ -48,6 +50,8 @@ final class CrossShardTxn implements Request.Listener {
   private final Engine commitLog;
   private final Request user;
   private final StoreState store;
+  /** The batch's own durability (its parts' and its commit record's at least), or null: the store's. */
+  private final Durability durability;
   private final AtomicInteger votes = new AtomicInteger();
   private final AtomicInteger prepared = new AtomicInteger();
   private final AtomicInteger finishing = new AtomicInteger();
@@ -55,7 +59,8 @@ final class CrossShardTxn implements Request.Listener {
   private volatile Throwable abortCause;
   private volatile int decision = PENDING;
 
-  CrossShardTxn(long gsn, int parts, Engine commitLog, Request user, StoreState store) {
+  CrossShardTxn(long gsn, int parts, Engine commitLog, Request user, StoreState store, Durability durability) {
+    this.durability = durability;
     this.gsn = gsn;
     this.parts = parts;
     this.commitLog = commitLog;
@@ -93,7 +98,7 @@ final class CrossShardTxn implements Request.Listener {
     int d;
     if (abortCause == null) {
       try {
-        commitLog.putMeta(UndoRecord.key(UndoRecord.COMMIT, gsn), new byte[0]);
+        commitLog.putMeta(UndoRecord.key(UndoRecord.COMMIT, gsn), new byte[0], durability);
         d = COMMIT;
       } catch (EngineException e) {
         StoreFailedException failure = store.commitInDoubt(e);

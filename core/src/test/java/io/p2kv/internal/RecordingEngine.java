@@ -202,7 +202,7 @@ class RecordingEngine implements Engine, EngineAdmin {
   }
 
   @Override
-  public synchronized void putMeta(byte[] key, byte[] value) {
+  public synchronized void putMeta(byte[] key, byte[] value, io.p2kv.Durability atLeast) {
     meta.put(k(key), new byte[][] {key, value});
   }
 

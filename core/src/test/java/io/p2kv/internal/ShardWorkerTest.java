@@ -586,7 +586,7 @@ class ShardWorkerTest {
     List<Batch.Op> opsA = List.of(new Batch.Op(b(1), b(1)));
     List<Batch.Op> opsB = List.of(new Batch.Op(b(2), b(2)));
     FutureListener<Void> user = f();
-    CrossShardTxn txn = new CrossShardTxn(7, 2, engine, new Request.BatchWrite(List.of(), 0, null, user), state);
+    CrossShardTxn txn = new CrossShardTxn(7, 2, engine, new Request.BatchWrite(List.of(), 0, null, user), state, null);
     a.submit(new Request.CrossShardPart(opsA, 2, txn, 0, null));
     FutureListener<Void> after = f();
     a.submit(put(b(3), b(3), after));

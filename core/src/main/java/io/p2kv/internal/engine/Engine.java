@@ -126,12 +126,27 @@ public interface Engine extends AutoCloseable {
 
   /**
    * Writes one metadata put on its own, with the store's durability. Thread-safe: may be called
-   * from any thread, concurrently with the worker (commit records of cross-shard batches).
+   * from any thread, concurrently with the worker.
    *
    * @param key metadata key
    * @param value metadata value
    */
-  void putMeta(byte[] key, byte[] value);
+  default void putMeta(byte[] key, byte[] value) {
+    putMeta(key, value, null);
+  }
+
+  /**
+   * Writes one metadata put on its own, at least as durably as {@code atLeast}: logged where the
+   * store's writes are not, fsynced where they are not. A cross-shard batch that asked for more
+   * durability than the store's has its commit record written so, or a crash could roll back a
+   * batch that was acknowledged. Thread-safe: may be called from any thread, concurrently with the
+   * worker.
+   *
+   * @param key metadata key
+   * @param value metadata value
+   * @param atLeast the least durability the put needs, or null for the store's
+   */
+  void putMeta(byte[] key, byte[] value, io.p2kv.Durability atLeast);
 
   /**
    * Deletes one metadata key on its own, without waiting for durability. Thread-safe.

@@ -419,9 +419,9 @@ final class RocksDbEngine implements Engine, EngineAdmin {
   }
 
   @Override
-  public void putMeta(byte[] key, byte[] value) {
+  public void putMeta(byte[] key, byte[] value, Durability atLeast) {
     try {
-      db.put(metaCf, writeOptions, key, value);
+      db.put(metaCf, atLeastAsDurable(atLeast), key, value);
     } catch (RocksDBException e) {
       throw writeFailure("meta put", e);
     }
@@ -761,6 +761,22 @@ final class RocksDbEngine implements Engine, EngineAdmin {
    * New write options for a durability: no WAL for {@code NO_WAL}, an fsync per write for {@code
    * SYNC}. The store's own (made by the factory) and each batch's own come from here.
    */
+  /**
+   * The store's write options, or those of {@code atLeast} where they are more durable: an fsync
+   * where the store's writes are not synced, a log write where they are not logged.
+   *
+   * @param atLeast the least durability needed, or null for the store's
+   */
+  WriteOptions atLeastAsDurable(Durability atLeast) {
+    if (atLeast == Durability.SYNC && !writeOptions.sync()) {
+      return writeOptionsBy[Durability.SYNC.ordinal()];
+    }
+    if (atLeast == Durability.WAL && writeOptions.disableWAL()) {
+      return writeOptionsBy[Durability.WAL.ordinal()];
+    }
+    return writeOptions;
+  }
+
   static WriteOptions writeOptionsFor(Durability durability) {
     return new WriteOptions().setDisableWAL(durability == Durability.NO_WAL).setSync(durability == Durability.SYNC);
   }
