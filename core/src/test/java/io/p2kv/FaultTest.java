@@ -184,6 +184,87 @@ class FaultTest {
     }
   }
 
+  /** The first {@code n} keys {@code prefix + i} that fall on {@code shard}. */
+  private static List<byte[]> keysOf(P2kv store, int shard, int n, String prefix) {
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 0; keys.size() < n; i++) {
+      byte[] k = Keys.key(prefix + i);
+      if (store.shardOf(k) == shard) {
+        keys.add(k);
+      }
+    }
+    return keys;
+  }
+
+  /** Waits (with a deadline that only a failure reaches) until {@code done} holds. */
+  private static void awaitTrue(String what, java.util.function.BooleanSupplier done) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!done.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "timed out waiting until " + what);
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
+  void shouldWakeTheReadersSharingARunWithAMultiGetWhoseOtherPartWasRejected() throws Exception {
+    FaultyEngines engines = new FaultyEngines();
+    try (P2kv store = engines.builder(2).readPath(ReadPath.WORKER).queueCapacity(4)
+        .queueFullPolicy(QueueFullPolicy.FAIL_FAST).open(tmp)) {
+      List<byte[]> on0 = keysOf(store, 0, 4, "a");
+      List<byte[]> on1 = keysOf(store, 1, 6, "b");
+      for (byte[] k : on0) {
+        store.put(k, k);
+      }
+      store.put(on1.get(0), on1.get(0));
+      // Both workers block inside a write; shard 1's queue is then filled.
+      engines.faults.put(0, FaultyEngines.Fault.BLOCK_WRITES);
+      engines.faults.put(1, FaultyEngines.Fault.BLOCK_WRITES);
+      CompletableFuture<Void> block0 = store.putAsync(on0.get(3), on0.get(3));
+      CompletableFuture<Void> block1 = store.putAsync(on1.get(1), on1.get(1));
+      awaitTrue("both workers took their write", () -> store.stats().shards().get(0).queueDepth() == 0
+          && store.stats().shards().get(1).queueDepth() == 0);
+      List<CompletableFuture<Void>> filling = new ArrayList<>();
+      for (int i = 2; i < 6; i++) {
+        filling.add(store.putAsync(on1.get(i), on1.get(i)));
+      }
+      // A multiGet over both shards: its part for shard 0 is queued, the one for shard 1 is refused.
+      AtomicReference<Throwable> multiGetFailure = new AtomicReference<>();
+      Thread multiGetter = new Thread(() -> {
+        try {
+          store.multiGet(List.of(on0.get(0), on1.get(0)));
+        } catch (Throwable t) {
+          multiGetFailure.set(t);
+        }
+      });
+      multiGetter.start();
+      awaitTrue("the multiGet's part is queued on shard 0", () -> store.stats().shards().get(0).queueDepth() == 1);
+      // Two more readers queue behind it on shard 0 and park: one run will hold all three.
+      AtomicReference<byte[]> got1 = new AtomicReference<>();
+      AtomicReference<byte[]> got2 = new AtomicReference<>();
+      Thread reader1 = new Thread(() -> got1.set(store.get(on0.get(1))));
+      reader1.start();
+      awaitTrue("the first reader is queued", () -> store.stats().shards().get(0).queueDepth() == 2);
+      Thread reader2 = new Thread(() -> got2.set(store.get(on0.get(2))));
+      reader2.start();
+      awaitTrue("the second reader is queued", () -> store.stats().shards().get(0).queueDepth() == 3);
+      awaitTrue("both readers parked", () -> reader1.getState() == Thread.State.WAITING
+          && reader2.getState() == Thread.State.WAITING);
+      engines.faults.clear();
+      engines.release.countDown();
+      reader1.join(TimeUnit.SECONDS.toMillis(30));
+      reader2.join(TimeUnit.SECONDS.toMillis(30));
+      assertFalse(reader1.isAlive() || reader2.isAlive(),
+          "the readers in a run with the multiGet's part are woken, although the multiGet failed");
+      assertArrayEquals(on0.get(1), got1.get());
+      assertArrayEquals(on0.get(2), got2.get());
+      multiGetter.join(TimeUnit.SECONDS.toMillis(30));
+      assertInstanceOf(QueueFullException.class, multiGetFailure.get(), "the multiGet fails with the refusal");
+      block0.join();
+      block1.join();
+      filling.forEach(CompletableFuture::join);
+    }
+  }
+
   @Test
   void shouldMakeCallersWaitOnAFullQueueByDefault() throws Exception {
     FaultyEngines engines = new FaultyEngines();

@@ -75,9 +75,7 @@ final class MultiGetScatter implements Request.Listener {
     RequestDispatcher.checkNotWorkerThread();
     long start = dispatcher.startNanos();
     List<Request.MultiGetPart> parts = parts(maxBatch, null);
-    for (Request.MultiGetPart part : parts) {
-      shards.get(shardOfPart[part.part]).submit(part);
-    }
+    dispatcher.submitParts(parts, i -> shards.get(shardOfPart[i]));
     for (Request.MultiGetPart part : parts) {
       dispatcher.await(part);
     }

@@ -28,10 +28,9 @@ final class RangeScatter {
     Shard[] targets = shards.forRange(lower, upper);
     List<Request.ScanPart> parts = new ArrayList<>(targets.length);
     for (int i = 0; i < targets.length; i++) {
-      Request.ScanPart part = new Request.ScanPart(lower, upper, Integer.MAX_VALUE, i, null);
-      targets[i].submit(part);
-      parts.add(part);
+      parts.add(new Request.ScanPart(lower, upper, Integer.MAX_VALUE, i, null));
     }
+    dispatcher.submitParts(parts, i -> targets[i]);
     for (Request.ScanPart part : parts) {
       dispatcher.await(part);
     }

@@ -3,8 +3,10 @@ package io.p2kv.internal;
 import io.p2kv.OperationType;
 import io.p2kv.P2kvException;
 import io.p2kv.internal.metrics.LatencyRecorder;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
 
 /**
  * Hands requests to shards and, for sync callers, waits for them: the one place that knows how a
@@ -59,6 +61,29 @@ final class RequestDispatcher {
   /** Waits for a request already submitted (a part of a multi-shard sync call). */
   void await(Completion r) {
     r.await(yieldNanos());
+  }
+
+  /**
+   * Queues the parts of a multi-shard sync call, part i on {@code shardOf.apply(i)}, in order. If
+   * one cannot be queued (a full queue in fail-fast mode, a closed or failed store), waits for the
+   * parts already queued, then rethrows: a queued sync part can share a run's wake-up tree with
+   * other callers' requests, and only its own caller's wait wakes those ({@link Completion}), so
+   * a part left unwaited could leave other callers parked for good.
+   *
+   * @param parts the parts, sync requests (no listener)
+   * @param shardOf the shard of part i
+   */
+  <R extends Request> void submitParts(List<R> parts, IntFunction<Shard> shardOf) {
+    for (int i = 0; i < parts.size(); i++) {
+      try {
+        shardOf.apply(i).submit(parts.get(i));
+      } catch (RuntimeException e) {
+        for (int j = 0; j < i; j++) {
+          await(parts.get(j));
+        }
+        throw e;
+      }
+    }
   }
 
   /**
