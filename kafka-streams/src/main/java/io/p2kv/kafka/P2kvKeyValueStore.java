@@ -195,6 +195,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * completes with their offsets (as {@link #restoredOffsets}).
    */
   private CompletableFuture<Map<TopicPartition, Long>> restoreWrite;
+  /**
+   * Why restored records taken from {@link #restored} never reached p2kv, or null; guarded by
+   * {@link #bufferLock}, cleared by {@link #init}. Until then every restore, commit, read and write
+   * fails with it, whichever thread met the failure first (an interactive query's read writes the
+   * restored records too): else the restoring thread would go on and commit offsets past the lost
+   * records, which no restore would then bring back.
+   */
+  private ProcessorStateException restoreFailure;
   /** Per changelog partition, the offset of the last record in {@link #restored}. */
   private Map<TopicPartition, Long> restoredOffsets = new HashMap<>();
   /**
@@ -243,6 +251,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     restoredOffsets = new HashMap<>();
     writtenOffsets.clear();
     restoredSinceCommit = false;
+    restoreFailure = null;
     SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(configs));
     try {
       store = s.store();
@@ -304,6 +313,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private void restore(Collection<ConsumerRecord<byte[], byte[]>> records, boolean consistency) {
     synchronized (bufferLock) {
       validateOpen();
+      checkRestoreFailure();
       try {
         ConsumerRecord<byte[], byte[]> last = null;
         for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -346,7 +356,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         writeRecords(store, keys, buffer, durability);
         writtenOffsets.putAll(offsets);
       } catch (RuntimeException e) {
-        throw new ProcessorStateException("store " + name + ": restored records failed", e);
+        throw restoreFailed(e);
       }
     }
   }
@@ -427,10 +437,12 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   /**
    * Waits until the last restored records written are in p2kv; the caller holds {@link
-   * #bufferLock}. On failure they are lost to the store, which fails: Kafka closes the task and
-   * restores it again from its committed offsets, which never count them.
+   * #bufferLock}. On failure they are lost to the store, which fails until it is opened again
+   * ({@link #restoreFailure}): Kafka closes the task and restores it again from its committed
+   * offsets, which never count them.
    */
   private void awaitRestoredWrite() {
+    checkRestoreFailure();
     CompletableFuture<Map<TopicPartition, Long>> w = restoreWrite;
     if (w == null) {
       return;
@@ -438,9 +450,28 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     try {
       writtenOffsets.putAll(w.join());
     } catch (CompletionException e) {
-      throw new ProcessorStateException("store " + name + ": restored records failed", e.getCause());
+      throw restoreFailed(e.getCause());
     } finally {
       restoreWrite = null;
+    }
+  }
+
+  /** Records that restored records were lost to p2kv (see {@link #restoreFailure}) and returns the failure. */
+  private ProcessorStateException restoreFailed(Throwable cause) {
+    restoreFailure = new ProcessorStateException("store " + name + ": restored records failed", cause);
+    return restoreFailure;
+  }
+
+  /**
+   * Throws if restored records were lost to p2kv since {@link #init}: Kafka must close the task and
+   * restore it again from its committed offsets, which never count them. The caller holds {@link
+   * #bufferLock}.
+   */
+  private void checkRestoreFailure() {
+    if (restoreFailure != null) {
+      throw new ProcessorStateException(
+          "store " + name + ": restored records were lost to an earlier failure; the task must be restored again",
+          restoreFailure);
     }
   }
 
@@ -644,6 +675,7 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       if (!open) {
         return;
       }
+      checkRestoreFailure();
       boolean restoring = restoredSinceCommit && (!restored.isEmpty() || restoreWrite != null);
       restoredSinceCommit = false;
       if (restoring && buffered.isEmpty() && !changelogOffsets.isEmpty()) {

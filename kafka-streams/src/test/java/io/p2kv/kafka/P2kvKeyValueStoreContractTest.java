@@ -3,6 +3,7 @@ package io.p2kv.kafka;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -24,6 +25,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.processor.TaskId;
@@ -487,6 +489,49 @@ class P2kvKeyValueStoreContractTest {
     assertEquals(999L, store.committedOffset(changelog), "the commit records the offset of the records written");
     assertEquals(render(written), inP2kv(7));
     store.commit(Map.of(changelog, 1999L)); // no changelog records since the last commit: the restore is over
+    assertEquals(1999L, store.committedOffset(changelog));
+    assertEquals(render(model), inP2kv(7));
+    store.close();
+  }
+
+  /**
+   * Restored records that fail to reach p2kv (here their file cannot be read back) are lost to the
+   * store. The failure must reach the restoring thread even when an interactive query's read met it
+   * first: until the store is opened again, restores, commits and reads fail, so that no commit
+   * records offsets past the lost records. Opened again, the store restores from its committed
+   * offsets.
+   */
+  @Test
+  void shouldFailEveryRestoreAndCommitAfterRestoredRecordsWereLostToAQuery() throws Exception {
+    Random r = new Random(seed());
+    TopicPartition changelog = new TopicPartition("app-kv-changelog", 7);
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 7);
+    java.nio.file.Path taskDir = ctx.getStateStoreContext().stateDir().toPath();
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    var restore = initCapturingRestore(store, ctx);
+    NavigableMap<Bytes, byte[]> model = new TreeMap<>();
+    restoreRecords(restore, 7, 0, 1000, r, model);
+    List<String> waiting = restoreFiles(taskDir);
+    assertFalse(waiting.isEmpty(), "the restored records wait in a file");
+    for (String f : waiting) {
+      Files.delete(taskDir.resolve(f));
+    }
+    Bytes probe = model.firstKey();
+    assertThrows(ProcessorStateException.class, () -> store.get(probe), "the query's read meets the failure");
+    var restoring = restore;
+    ProcessorStateException later = assertThrows(ProcessorStateException.class,
+        () -> restoreRecords(restoring, 7, 1000, 1000, r, new TreeMap<>()), "the restoring thread meets it too");
+    assertTrue(later.getMessage().contains("lost"), later.getMessage());
+    assertThrows(ProcessorStateException.class, () -> store.commit(Map.of(changelog, 1999L)));
+    assertThrows(ProcessorStateException.class, () -> store.get(probe));
+    assertNull(store.committedOffset(changelog), "no offset past the lost records was committed");
+    assertThrows(ProcessorStateException.class, store::close); // dirty: Kafka restores the task again
+    restore = initCapturingRestore(store, ctx);
+    assertNull(store.committedOffset(changelog));
+    model.clear();
+    restoreRecords(restore, 7, 0, 2000, r, model);
+    store.commit(Map.of(changelog, 1999L));
+    store.commit(Map.of(changelog, 1999L)); // the restore is over: everything written
     assertEquals(1999L, store.committedOffset(changelog));
     assertEquals(render(model), inP2kv(7));
     store.close();
