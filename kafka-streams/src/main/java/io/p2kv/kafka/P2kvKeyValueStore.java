@@ -563,9 +563,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     Batch.Op op = new Batch.Op(storeKey, value);
     limitsCheck.clear();
     add(limitsCheck, op); // p2kv's limits, checked as the write comes
-    buffered.put(key, op);
-    bufferedBytes += storeKey.length + (value == null ? 0 : value.length);
+    Batch.Op replaced = buffered.put(key, op);
+    bufferedBytes += opBytes(op) - (replaced == null ? 0 : opBytes(replaced));
     writtenSinceCommit = true;
+  }
+
+  /** The bytes a buffered write holds: its store key, and its value unless it is a delete. */
+  private static long opBytes(Batch.Op op) {
+    return op.key().length + (op.isDelete() ? 0 : op.value().length);
   }
 
   /** The position a write moves: for a transactional store, that of its uncommitted writes. */

@@ -699,6 +699,31 @@ class P2kvKeyValueStoreContractTest {
   }
 
   /**
+   * A transactional store counts the bytes of its uncommitted writes once per key (Kafka commits
+   * early past a limit on them): overwriting a key replaces its bytes, deleting it drops its value's.
+   */
+  @Test
+  void shouldCountEachKeysLastUncommittedWriteOnce() throws Exception {
+    P2kvKeyValueStore store = open(transactionalContext(5));
+    Bytes key = Bytes.wrap(new byte[] {1, 2, 3});
+    byte[] value = new byte[100];
+    store.put(key, value);
+    long once = store.approximateNumUncommittedBytes();
+    assertTrue(once >= value.length, "the write's value is counted: " + once);
+    for (int i = 0; i < 1000; i++) {
+      store.put(key, value);
+    }
+    assertEquals(once, store.approximateNumUncommittedBytes(), "1,001 writes of one key hold one write's bytes");
+    store.delete(key);
+    assertEquals(once - value.length, store.approximateNumUncommittedBytes(), "a delete holds the key only");
+    store.put(Bytes.wrap(new byte[] {4, 5, 6}), value);
+    assertEquals(2 * once - value.length, store.approximateNumUncommittedBytes(), "a second key adds its own");
+    store.commit(Map.of(new TopicPartition("app-kv-changelog", 5), 1L));
+    assertEquals(0, store.approximateNumUncommittedBytes());
+    store.close();
+  }
+
+  /**
    * A transactional store (KIP-892) against two models: what the task has written (its own reads
    * see that, merged over p2kv in every scan) and what it has committed (p2kv holds exactly that,
    * and so does the read-committed view, from the task's thread and from another). Random writes,
