@@ -252,7 +252,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     writtenOffsets.clear();
     restoredSinceCommit = false;
     restoreFailure = null;
-    SharedStore s = SharedStore.acquire(sharedDir, P2kvStoreConfig.from(configs));
+    P2kvStoreConfig config = P2kvStoreConfig.from(configs);
+    SharedStore s;
+    try {
+      s = SharedStore.acquire(sharedDir, config);
+    } catch (RuntimeException e) { // locked by another process, corrupt, another shard count, ...
+      throw new ProcessorStateException("store " + name + ": cannot open the shared p2kv store in " + sharedDir + ": "
+          + e.getMessage(), e);
+    }
     try {
       store = s.store();
       durability = s.writeDurability();
@@ -302,7 +309,14 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     context = stateStoreContext;
     boolean consistency = StreamsConfig.InternalConfig.getBoolean(
         configs, StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, false);
-    stateStoreContext.register(root, (RecordBatchingStateRestoreCallback) records -> restore(records, consistency));
+    try {
+      stateStoreContext.register(root, (RecordBatchingStateRestoreCallback) records -> restore(records, consistency));
+    } catch (RuntimeException e) { // e.g. a store of this name already registered: leave the shared store
+      shared = null;
+      store = null;
+      s.release();
+      throw e;
+    }
     open = true;
   }
 

@@ -434,6 +434,40 @@ class P2kvKeyValueStoreContractTest {
     store.close();
   }
 
+  /**
+   * An init that fails leaves nothing open: when Kafka refuses the registration, the store leaves
+   * the shared p2kv store (the last user closes it, so its directory is not held locked); when the
+   * shared store cannot be opened (here its directory is a file), Kafka gets a {@link
+   * ProcessorStateException} naming the store.
+   */
+  @Test
+  void shouldLeaveNothingOpenWhenInitFails() throws Exception {
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 3);
+    org.apache.kafka.streams.processor.StateStoreContext real = ctx.getStateStoreContext();
+    org.apache.kafka.streams.processor.StateStoreContext refusing = (org.apache.kafka.streams.processor.StateStoreContext)
+        java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {org.apache.kafka.streams.processor.StateStoreContext.class}, (proxy, method, args) -> {
+              if (method.getName().equals("register")) {
+                throw new IllegalArgumentException("store kv has already been registered");
+              }
+              return method.invoke(real, args);
+            });
+    P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
+    assertThrows(IllegalArgumentException.class, () -> store.init(refusing, store));
+    assertNull(SharedStore.find(tmp.resolve("state/app/p2kv")), "the last user left the shared store, which closed");
+    P2kvKeyValueStore again = open(ctx); // and it opens again, in this JVM
+    again.put(Bytes.wrap(new byte[] {1}), new byte[] {2});
+    assertArrayEquals(new byte[] {2}, again.get(Bytes.wrap(new byte[] {1})));
+    again.close();
+
+    Path otherTask = Files.createDirectories(tmp.resolve("state/other/0_3"));
+    MockProcessorContext<Object, Object> elsewhere = new MockProcessorContext<>(props("other"), new TaskId(0, 3), otherTask.toFile());
+    Path sharedDir = otherTask.getParent().resolve("p2kv");
+    Files.writeString(sharedDir, "not a directory");
+    ProcessorStateException e = assertThrows(ProcessorStateException.class, () -> open(elsewhere));
+    assertTrue(e.getMessage().contains("kv") && e.getMessage().contains(sharedDir.toString()), e.getMessage());
+  }
+
   /** Opens {@code store} in {@code ctx} and returns the restore callback it registers. */
   private org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback initCapturingRestore(
       P2kvKeyValueStore store, MockProcessorContext<Object, Object> ctx) {
