@@ -394,7 +394,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   /** How the names of this store's restore files begin; a number ends each. */
   private String restoreFilePrefix() {
-    return RESTORE_FILE_PREFIX + name + ".restore-";
+    // '~' is in no store name (P2kvStores accepts Kafka's characters only), so no store's marker
+    // ("p2kv-" + its name) can look like another store's restore file, which init deletes.
+    return RESTORE_FILE_PREFIX + name + "~restore-";
   }
 
   /** A restore buffer whose records wait in a new file of the task's state directory. */

@@ -75,10 +75,18 @@ public final class P2kvStores {
     return new Supplier(name, P2kvHeadersKeyValueStore::new);
   }
 
+  /** The names Kafka's DSL accepts ({@code Named}); a store's name is part of its files' names. */
+  private static final java.util.regex.Pattern LEGAL_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
   private record Supplier(String name, Function<String, P2kvKeyValueStore> factory)
       implements KeyValueBytesStoreSupplier {
     Supplier {
       Objects.requireNonNull(name, "store name cannot be null");
+      if (!LEGAL_NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException("store name \"" + name + "\" is illegal: it must be 1 to 249 of the"
+            + " characters Kafka allows in names (ASCII letters, digits, '.', '_' and '-'); it names files in the"
+            + " task's state directory");
+      }
     }
 
     @Override

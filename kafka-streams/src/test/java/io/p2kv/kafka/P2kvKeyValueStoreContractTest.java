@@ -391,7 +391,7 @@ class P2kvKeyValueStoreContractTest {
     p.put(P2kvStores.SHARDS_CONFIG, shards); // with 2, each batch is split into one write per shard
     MockProcessorContext<Object, Object> ctx = taskContext(p, 4);
     java.nio.file.Path taskDir = ctx.getStateStoreContext().stateDir().toPath();
-    Files.write(taskDir.resolve("p2kv-kv.restore-7"), new byte[] {0, 0, 0, 9}); // a dead process's
+    Files.write(taskDir.resolve("p2kv-kv~restore-7"), new byte[] {0, 0, 0, 9}); // a dead process's
     P2kvKeyValueStore store = new P2kvKeyValueStore("kv");
     var restore = initCapturingRestore(store, ctx);
     assertEquals(List.of(), restoreFiles(taskDir), "init deletes the restore files a dead process left");
@@ -466,6 +466,37 @@ class P2kvKeyValueStoreContractTest {
     Files.writeString(sharedDir, "not a directory");
     ProcessorStateException e = assertThrows(ProcessorStateException.class, () -> open(elsewhere));
     assertTrue(e.getMessage().contains("kv") && e.getMessage().contains(sharedDir.toString()), e.getMessage());
+  }
+
+  /**
+   * A store's restore files never take the name of another store's marker in the same task: store
+   * "x" restoring while store "x.restore-0" lives beside it leaves the latter's marker, so the
+   * latter keeps its data when it opens again. Names that could break that, or name no file, are
+   * refused by the suppliers.
+   */
+  @Test
+  void shouldKeepEachStoresFilesApartWhateverTheirNames() throws Exception {
+    MockProcessorContext<Object, Object> ctx = taskContext(props("app"), 6);
+    P2kvKeyValueStore other = new P2kvKeyValueStore("x.restore-0");
+    other.init(ctx.getStateStoreContext(), other);
+    other.put(Bytes.wrap(new byte[] {7}), new byte[] {7});
+    other.commit(Map.of(new TopicPartition("app-x.restore-0-changelog", 6), 0L));
+    other.close();
+    P2kvKeyValueStore x = new P2kvKeyValueStore("x");
+    var restore = initCapturingRestore(x, ctx);
+    restoreRecords(restore, 6, 0, 1000, new Random(seed()), new TreeMap<>()); // they wait in a file
+    x.close(); // which its load reads and deletes
+    other = new P2kvKeyValueStore("x.restore-0");
+    other.init(ctx.getStateStoreContext(), other);
+    assertArrayEquals(new byte[] {7}, other.get(Bytes.wrap(new byte[] {7})), "the store beside x kept its data");
+    other.close();
+
+    for (String bad : List.of("", "a/b", "x~restore-0", "caf\u00e9", "a".repeat(250))) {
+      assertThrows(IllegalArgumentException.class, () -> P2kvStores.keyValueStore(bad), bad);
+      assertThrows(IllegalArgumentException.class, () -> P2kvStores.timestampedKeyValueStore(bad), bad);
+    }
+    assertEquals("x.restore-0", P2kvStores.keyValueStore("x.restore-0").name());
+    assertEquals("a".repeat(249), P2kvStores.keyValueStore("a".repeat(249)).name());
   }
 
   /** Opens {@code store} in {@code ctx} and returns the restore callback it registers. */
@@ -604,7 +635,7 @@ class P2kvKeyValueStoreContractTest {
   /** The files restored records of store "kv" wait in. */
   private static List<String> restoreFiles(java.nio.file.Path taskDir) throws java.io.IOException {
     try (java.util.stream.Stream<java.nio.file.Path> files = Files.list(taskDir)) {
-      return files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("p2kv-kv.restore-")).sorted().toList();
+      return files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("p2kv-kv~restore-")).sorted().toList();
     }
   }
 
