@@ -911,11 +911,21 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
    */
   private void dieOf(Throwable fatal, boolean onWorkerThread) {
     Throwable failure = store.workerDied(shard, fatal);
+    // A run that died while it was being completed: finishRun has nulled the entries it handled,
+    // and the sync requests it gathered for the wake-up tree wait in syncRun, not yet completed.
     for (int i = 0; i < runSize; i++) {
-      run[i].fail(failure);
-      run[i] = null;
+      if (run[i] != null) {
+        run[i].fail(failure);
+        run[i] = null;
+      }
     }
     runSize = 0;
+    for (int i = 0; i < syncRun.length; i++) {
+      if (syncRun[i] != null) {
+        syncRun[i].fail(failure);
+        syncRun[i] = null;
+      }
+    }
     keys.clear();
     overlay.clear();
     Arrays.fill(requestFailure, null);

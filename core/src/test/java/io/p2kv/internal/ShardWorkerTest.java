@@ -245,6 +245,25 @@ class ShardWorkerTest {
   }
 
   @Test
+  void shouldFailEveryRequestOfARunWhoseCompletionDied() {
+    Shard shard = shard(32, 1 << 20);
+    Request before = put(b(1), b(1), null); // sync: gathered for the wake-up tree first
+    Request after = put(b(3), b(3), null);
+    shard.submit(before);
+    shard.submit(put(b(2), b(2), (r, v, e) -> {
+      throw new OutOfMemoryError("injected in a listener");
+    }));
+    shard.submit(after);
+    invoker(shard).invoke();
+    // The worker died while completing the run: every request of it is failed, none left waiting.
+    assertTrue(before.isDone() && after.isDone(), "no caller of the run is left waiting");
+    assertInstanceOf(StoreFailedException.class, assertThrows(RuntimeException.class, before::resultOrThrow));
+    assertInstanceOf(StoreFailedException.class, assertThrows(RuntimeException.class, after::resultOrThrow));
+    assertTrue(shard.worker.isTerminated());
+    assertThrows(StoreFailedException.class, state::checkOpen);
+  }
+
+  @Test
   void shouldCompleteSyncRequestsOfARunExactlyOnceThroughTheWakeTree() throws Exception {
     Shard shard = shard(32, 1 << 20);
     int callers = 20;
