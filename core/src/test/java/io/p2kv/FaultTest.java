@@ -266,6 +266,36 @@ class FaultTest {
   }
 
   @Test
+  void shouldRefuseRatherThanStallWhenAShardsOwnWorkerFillsItsQueue() throws Exception {
+    try (P2kv store = P2kv.builder().shards(1).queueCapacity(2).memoryBudgetBytes(64L << 20).open(tmp)) {
+      CompletableFuture<List<CompletableFuture<Void>>> issued = new CompletableFuture<>();
+      store.putAsync(Keys.key("first"), Keys.key("v"), (v, e) -> { // runs on the shard's worker
+        List<CompletableFuture<Void>> fs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+          fs.add(store.putAsync(Keys.key("from-callback-" + i), Keys.key("v")));
+        }
+        issued.complete(fs);
+      });
+      List<CompletableFuture<Void>> fs = issued.get(30, TimeUnit.SECONDS); // waiting, the worker never came back
+      int refused = 0;
+      for (int i = 0; i < fs.size(); i++) {
+        try {
+          fs.get(i).get(30, TimeUnit.SECONDS);
+          assertArrayEquals(Keys.key("v"), store.get(Keys.key("from-callback-" + i)));
+        } catch (java.util.concurrent.ExecutionException e) {
+          QueueFullException full = assertInstanceOf(QueueFullException.class, e.getCause());
+          assertTrue(full.getMessage().contains("own worker"), full.getMessage());
+          assertNull(store.get(Keys.key("from-callback-" + i)), "a refused write has no effect");
+          refused++;
+        }
+      }
+      assertEquals(fs.size() - 2, refused, "the two that fit the queue were written, the rest refused");
+      store.put(Keys.key("after"), Keys.key("v"));
+      assertArrayEquals(Keys.key("v"), store.get(Keys.key("after")), "the shard goes on");
+    }
+  }
+
+  @Test
   void shouldMakeCallersWaitOnAFullQueueByDefault() throws Exception {
     FaultyEngines engines = new FaultyEngines();
     engines.faults.put(0, FaultyEngines.Fault.BLOCK_WRITES);

@@ -132,9 +132,19 @@ final class Shard implements Completion.Helper {
       offerSlow(r);
     }
     signal.signal();
-    if (!store.isOpen()) {
+    if (!store.isOpen() && !roleHeldByCurrentThread()) {
+      // Holding this shard's role, the thread is the one that drains the queue (or hands it to the
+      // worker thread when it lets the role go): waiting here for the request would never end.
       settleAfterClose(r);
     }
+  }
+
+  /**
+   * Whether the calling thread holds this shard's worker role: its worker thread, or a caller
+   * running its duty cycle (a callback or future stage run there that enqueues more).
+   */
+  private boolean roleHeldByCurrentThread() {
+    return worker.isCallerInRole() || (runner != null && runner.thread() == Thread.currentThread());
   }
 
   /**
@@ -329,6 +339,13 @@ final class Shard implements Completion.Helper {
     if (config.queueFullPolicy() == QueueFullPolicy.FAIL_FAST) {
       throw new QueueFullException(
           "queue of shard " + index + " is full (" + queue.capacity() + " requests); store " + store.name());
+    }
+    if (roleHeldByCurrentThread()) {
+      // Only this thread drains the queue while it holds the role: waiting would stall the shard.
+      throw new QueueFullException("queue of shard " + index + " is full (" + queue.capacity() + " requests) and the"
+          + " request comes from the shard's own worker (a callback or future stage running there), which alone"
+          + " drains it: waiting would never end; store " + store.name() + ". Enqueue from another thread, or"
+          + " use a larger queueCapacity");
     }
     int attempt = 0;
     do {

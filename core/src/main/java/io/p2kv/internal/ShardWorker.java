@@ -165,8 +165,8 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
   private int runOps;
   private long runBytes;
 
-  /** Set on a caller's thread while it runs the duty cycle ({@link #runAsCaller}). */
-  private static final ThreadLocal<Boolean> IN_ROLE = new ThreadLocal<>();
+  /** Set on a caller's thread while it runs the duty cycle ({@link #runAsCaller}): whose. */
+  private static final ThreadLocal<ShardWorker> IN_ROLE = new ThreadLocal<>();
 
   private volatile boolean stopRequested;
   private volatile boolean terminated;
@@ -264,7 +264,7 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
    * @param own the caller's request
    */
   void runAsCaller(Completion own) {
-    IN_ROLE.set(Boolean.TRUE);
+    IN_ROLE.set(this);
     boolean died;
     try {
       died = dutyCycle(own) < 0;
@@ -284,6 +284,15 @@ final class ShardWorker implements Agent, WorkerSignal.Work {
    */
   static boolean inWorkerRole() {
     return Thread.currentThread() instanceof Shard.ShardThread || IN_ROLE.get() != null;
+  }
+
+  /**
+   * Whether the calling thread is a caller running this worker's duty cycle ({@link #runAsCaller}).
+   *
+   * @return true if it holds this worker's role as a caller
+   */
+  boolean isCallerInRole() {
+    return IN_ROLE.get() == this;
   }
 
   /**
