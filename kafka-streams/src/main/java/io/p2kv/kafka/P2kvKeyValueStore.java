@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -152,6 +153,8 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private Position position = Position.emptyPosition();
   /** Guards the write buffer: the task's stream thread writes, interactive queries read. */
   private final Object bufferLock = new Object();
+  /** The iterators handed out and not closed: closing the store closes them (see {@link TrackedIterator}). */
+  private final Set<TrackedIterator> openIterators = java.util.concurrent.ConcurrentHashMap.newKeySet();
   /**
    * The buffered writes by user key, the last write of each (a null value a delete), with its store
    * key: what reads see before p2kv does.
@@ -834,7 +837,11 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       writeRestored();
       s = store;
     }
-    return s.get(keys.data(key.get()));
+    try {
+      return s.get(keys.data(key.get()));
+    } catch (io.p2kv.StoreClosedException e) { // this task closed, and with it the last user of p2kv
+      throw new InvalidStateStoreException("store " + name + " is not open", e);
+    }
   }
 
   @Override
@@ -887,9 +894,17 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * copy, with {@code uncommitted}) merged over p2kv.
    */
   private KeyValueIterator<Bytes, byte[]> iterator(byte[] start, byte[] end, boolean reverse, boolean uncommitted) {
+    return new TrackedIterator(openIterator(start, end, reverse, uncommitted), name, openIterators);
+  }
+
+  /** {@link #iterator}, before the store registers it. */
+  private KeyValueIterator<Bytes, byte[]> openIterator(byte[] start, byte[] end, boolean reverse, boolean uncommitted) {
     if (!transactional) {
-      flush();
-      return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
+      synchronized (bufferLock) { // as close takes it too, the store is open until the iterator is
+        validateOpen();
+        writeBuffer(new Batch());
+        return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
+      }
     }
     synchronized (bufferLock) {
       // Both sides under the lock: a commit cannot move writes from one to the other in between.
@@ -1042,6 +1057,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
           }
         }
       } finally {
+        for (TrackedIterator it : List.copyOf(openIterators)) {
+          it.closeWithStore();
+        }
         restored.discard(); // empty unless the write failed: those records are restored again
         shared.addRestoreBytes(-restoredBytes);
         restoredBytes = 0;

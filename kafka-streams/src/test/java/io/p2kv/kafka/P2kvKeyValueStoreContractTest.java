@@ -499,6 +499,35 @@ class P2kvKeyValueStoreContractTest {
     assertEquals("a".repeat(249), P2kvStores.keyValueStore("a".repeat(249)).name());
   }
 
+  /**
+   * Closing the store closes the iterators it handed out, as Kafka's RocksDB stores do: using one
+   * afterwards throws {@link org.apache.kafka.streams.errors.InvalidStateStoreException} (the
+   * partition may be dropped and its task moved), and closing it is still harmless.
+   */
+  @ParameterizedTest(name = "transactional={0}")
+  @ValueSource(booleans = {false, true})
+  void shouldCloseItsIteratorsWhenItCloses(boolean transactional) throws Exception {
+    P2kvKeyValueStore store = open(transactional ? transactionalContext(9) : taskContext(props("app"), 9));
+    for (int i = 0; i < 10; i++) {
+      store.put(Bytes.wrap(new byte[] {(byte) i}), new byte[] {(byte) i});
+    }
+    KeyValueIterator<Bytes, byte[]> left = store.all();
+    assertEquals(Bytes.wrap(new byte[] {0}), left.next().key);
+    KeyValueIterator<Bytes, byte[]> reversed = store.reverseRange(Bytes.wrap(new byte[] {2}), Bytes.wrap(new byte[] {5}));
+    assertEquals(Bytes.wrap(new byte[] {5}), reversed.peekNextKey());
+    try (KeyValueIterator<Bytes, byte[]> closed = store.range(Bytes.wrap(new byte[] {1}), Bytes.wrap(new byte[] {3}))) {
+      assertEquals(3, drain(closed).size());
+    }
+    store.close();
+    for (KeyValueIterator<Bytes, byte[]> it : List.of(left, reversed)) {
+      assertThrows(org.apache.kafka.streams.errors.InvalidStateStoreException.class, it::hasNext);
+      assertThrows(org.apache.kafka.streams.errors.InvalidStateStoreException.class, it::next);
+      assertThrows(org.apache.kafka.streams.errors.InvalidStateStoreException.class, it::peekNextKey);
+      it.close();
+    }
+    assertThrows(org.apache.kafka.streams.errors.InvalidStateStoreException.class, store::all);
+  }
+
   /** Opens {@code store} in {@code ctx} and returns the restore callback it registers. */
   private org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback initCapturingRestore(
       P2kvKeyValueStore store, MockProcessorContext<Object, Object> ctx) {
