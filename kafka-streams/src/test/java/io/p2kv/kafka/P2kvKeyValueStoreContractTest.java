@@ -974,16 +974,21 @@ class P2kvKeyValueStoreContractTest {
     }
   }
 
-  @Test
-  void shouldServeEveryDslKeyValueStoreThroughTheDslSupplier() {
+  @ParameterizedTest(name = "format={0}")
+  @ValueSource(strings = {StreamsConfig.DSL_STORE_FORMAT_DEFAULT, StreamsConfig.DSL_STORE_FORMAT_HEADERS})
+  void shouldServeEveryDslKeyValueStoreThroughTheDslSupplier(String format) {
     Properties p = props("dsl");
     p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, P2kvDslStoreSuppliers.class);
+    p.put(StreamsConfig.DSL_STORE_FORMAT_CONFIG, format);
     StreamsBuilder b = new StreamsBuilder();
     b.stream("in", Consumed.with(Serdes.String(), Serdes.String())).groupByKey().count(Materialized.as("counts"));
     try (TopologyTestDriver d = new TopologyTestDriver(b.build(), p)) {
       TestInputTopic<String, String> in = d.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
       in.pipeInput("a", "x");
-      assertEquals(1L, d.<String, Long>getKeyValueStore("counts").get("a"));
+      in.pipeInput("b", "x");
+      in.pipeInput("a", "y");
+      assertEquals(2L, d.<String, Long>getKeyValueStore("counts").get("a"));
+      assertEquals(1L, d.<String, Long>getKeyValueStore("counts").get("b"));
     }
     assertEquals(true, Files.isDirectory(tmp.resolve("state/dsl/p2kv")), "the counts live in the shared p2kv store");
   }
