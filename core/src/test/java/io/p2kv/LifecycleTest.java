@@ -85,6 +85,25 @@ class LifecycleTest {
     }
   }
 
+  @Test
+  void shouldStillExcludeOtherProcessesAfterRefusingASecondOpenerInThisOne() throws Exception {
+    try (P2kv store = P2kv.builder().shards(2).open(tmp)) {
+      assertThrows(StoreLockedException.class, () -> P2kv.builder().open(tmp));
+      assertThrows(StoreLockedException.class, () -> P2kv.builder().open(tmp.resolve(".").resolve("shard-000").resolve("..")));
+      // Closing a second descriptor on LOCK would have released this process's lock on it.
+      Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+      Process child =
+          new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), SecondOpener.class.getName(), tmp.toString())
+              .redirectErrorStream(true)
+              .start();
+      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child finished");
+      String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, child.exitValue(), out);
+      assertTrue(out.contains("LOCKED: ") && out.contains("already open in another process"), out);
+      store.put(Keys.key("still"), Keys.key("works"));
+    }
+  }
+
   /** Child-process entry point for the cross-process lock test. */
   public static final class SecondOpener {
     public static void main(String[] args) {

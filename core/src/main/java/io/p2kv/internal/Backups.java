@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -491,23 +489,16 @@ public final class Backups {
     if (!Files.isDirectory(backupDir)) {
       throw new IllegalArgumentException("backup directory " + backupDir + " does not exist");
     }
-    try (FileChannel ch = FileChannel.open(backupDir.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      FileLock lock;
-      try {
-        lock = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null;
-      }
-      if (lock == null) {
-        throw new P2kvException("backup directory " + backupDir + " is in use by another backup, restore or deletion; try again later");
-      }
-      try {
-        return operation.run();
-      } finally {
-        lock.release();
-      }
+    FileLocks.Held lock;
+    try {
+      lock = FileLocks.tryLock(backupDir.resolve("LOCK"));
+    } catch (FileLocks.Busy e) {
+      throw new P2kvException("backup directory " + backupDir + " is in use by another backup, restore or deletion; try again later");
     } catch (IOException e) {
       throw new P2kvException("cannot lock backup directory " + backupDir + ": " + e, e);
+    }
+    try (lock) {
+      return operation.run();
     }
   }
 }
