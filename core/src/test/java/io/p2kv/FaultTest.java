@@ -128,6 +128,36 @@ class FaultTest {
   }
 
   @Test
+  void shouldKeepACommittedBatchWholeWhenAShardCannotDeleteItsUndoRecord() {
+    FaultyEngines engines = new FaultyEngines();
+    byte[][] keys;
+    try (P2kv store = engines.builder(3).open(tmp)) {
+      keys = oneKeyPerShard(store, "k");
+      for (byte[] k : keys) {
+        store.put(k, Keys.key("old"));
+      }
+      Batch batch = new Batch();
+      for (byte[] k : keys) {
+        batch.put(k, Keys.key("new"));
+      }
+      // Once the batch is decided, shard 2's writes fail: its part cannot delete its undo record.
+      engines.onCommitRecord = () -> engines.faults.put(2, FaultyEngines.Fault.FAIL_WRITES);
+      store.write(batch); // committed: acknowledged
+      engines.onCommitRecord = null;
+      for (byte[] k : keys) {
+        assertArrayEquals(Keys.key("new"), store.get(k));
+      }
+      engines.faults.clear();
+    }
+    // Reopened, recovery finds shard 2's undo record: with the commit record kept, the batch stays.
+    try (P2kv store = P2kv.builder().shards(3).open(tmp)) {
+      for (byte[] k : keys) {
+        assertArrayEquals(Keys.key("new"), store.get(k), "every shard keeps the committed batch");
+      }
+    }
+  }
+
+  @Test
   void shouldFailTheStoreAndLetRecoveryDecideWhenTheCommitRecordCannotBeWritten() {
     FaultyEngines engines = new FaultyEngines();
     byte[][] keys;

@@ -39,6 +39,9 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
 
   final ConcurrentHashMap<Integer, Fault> faults = new ConcurrentHashMap<>();
 
+  /** Run when a cross-shard commit record is about to be written, on the deciding thread; or null. */
+  volatile Runnable onCommitRecord;
+
   /** The durability each cross-shard commit record was asked to have at least ("null": the store's), in order. */
   final java.util.Queue<String> commitRecordDurabilities = new java.util.concurrent.ConcurrentLinkedQueue<>();
   final CountDownLatch release = new CountDownLatch(1);
@@ -143,6 +146,10 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
       }
       if (commitRecord) {
         commitRecordDurabilities.add(String.valueOf(atLeast));
+        Runnable hook = onCommitRecord;
+        if (hook != null) {
+          hook.run();
+        }
       }
       d.putMeta(key, value, atLeast);
     }

@@ -112,13 +112,16 @@ final class CrossShardParticipant {
     undo = null;
     preparedOps = null;
     if (decision == CrossShardTxn.COMMIT) {
+      boolean undoLeft = false;
       try {
         writer.deleteMeta(txn.undoKey());
         writer.commit();
       } catch (EngineException e) {
-        // The batch is committed; recovery drops the undo record later.
+        // The batch is committed; recovery drops the undo record later, finding the commit record
+        // (which the batch keeps, since this part's undo record is left).
+        undoLeft = true;
       }
-      txn.finished();
+      txn.finished(undoLeft);
     } else if (decision == CrossShardTxn.ABORT) {
       // A failed rollback would leave a torn batch visible: the exception kills the worker (the
       // store fails) and recovery rolls the part back on reopen. The caller hears of it either way.
@@ -130,7 +133,7 @@ final class CrossShardParticipant {
         writer.deleteMeta(txn.undoKey());
         writer.commit();
       } finally {
-        txn.finished();
+        txn.finished(false);
       }
     }
     // UNKNOWN: the commit record's fate is unknown; the store is failed; recovery decides.

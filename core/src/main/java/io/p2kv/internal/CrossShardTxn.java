@@ -57,6 +57,8 @@ final class CrossShardTxn implements Request.Listener {
   private final AtomicInteger finishing = new AtomicInteger();
   private final AtomicReferenceArray<WorkerSignal> waiting;
   private volatile Throwable abortCause;
+  /** Whether a committed part's undo record could not be deleted (see {@link #finished}). */
+  private volatile boolean undoRecordsLeft;
   private volatile int decision = PENDING;
 
   CrossShardTxn(long gsn, int parts, Engine commitLog, Request user, StoreState store, Durability durability) {
@@ -137,9 +139,20 @@ final class CrossShardTxn implements Request.Listener {
     return decision != PENDING;
   }
 
-  /** A prepared part finished its cleanup (commit) or rollback (abort). */
-  void finished() {
+  /**
+   * A prepared part finished its cleanup (commit) or rollback (abort).
+   *
+   * @param undoLeft whether the part's undo record could not be deleted (commit): then the commit
+   *     record stays, or a reopen would take the part for uncommitted and roll it back alone
+   */
+  void finished(boolean undoLeft) {
+    if (undoLeft) {
+      undoRecordsLeft = true;
+    }
     if (finishing.decrementAndGet() == 0) {
+      if (decision == COMMIT && undoRecordsLeft) {
+        return; // recovery deletes it with the undo records left, keeping the batch
+      }
       if (decision == COMMIT) {
         try {
           commitLog.deleteMeta(UndoRecord.key(UndoRecord.COMMIT, gsn));
