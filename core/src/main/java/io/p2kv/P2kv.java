@@ -776,7 +776,8 @@ public final class P2kv implements AutoCloseable {
    * change once written), each with a CRC32C checksum. A backup exists once its file list is
    * published, atomically, after every file is synced: a crash in the middle leaves the earlier
    * backups intact and its own leftovers, which the next backup removes. One operation at a time
-   * per backup directory (a lock file; others fail at once).
+   * per backup directory (a lock file; others fail at once), and one backup at a time per store
+   * (another waits for it).
    *
    * @param backupDir the backup directory, created if absent; keep it off the store's disk
    * @return the new backup

@@ -87,6 +87,43 @@ class BackupTest {
   }
 
   @Test
+  void shouldTakeConcurrentBackupsOfOneStoreEachWhole() throws Exception {
+    Random rnd = new Random(42);
+    TreeMap<byte[], byte[]> model = new TreeMap<>(Keys.UNSIGNED);
+    try (P2kv store = P2kv.builder().shards(2).open(tmp.resolve("store"))) {
+      TreeMap<byte[], byte[]> state = write(store, model, rnd, 3000);
+      int rounds = 4;
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+      try {
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (String name : List.of("a", "b")) {
+          done.add(pool.submit(() -> {
+            for (int i = 0; i < rounds; i++) {
+              store.backup(tmp.resolve("backups-" + name));
+            }
+            return null;
+          }));
+        }
+        for (java.util.concurrent.Future<?> f : done) {
+          f.get(); // a backup that failed fails the test with its cause
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      for (String name : List.of("a", "b")) {
+        Path backups = tmp.resolve("backups-" + name);
+        assertEquals(rounds, P2kv.listBackups(backups).size());
+        for (long id = 1; id <= rounds; id++) {
+          P2kv.verifyBackup(backups, id);
+          Path target = tmp.resolve("restored-" + name + "-" + id);
+          P2kv.restore(backups, id, target);
+          assertStoreEquals(state, target);
+        }
+      }
+    }
+  }
+
+  @Test
   void shouldKeepTheNewestBackupsAndDeleteTheFilesOnlyOlderOnesUsed() throws Exception {
     Random rnd = new Random(7);
     Path backups = tmp.resolve("backups");

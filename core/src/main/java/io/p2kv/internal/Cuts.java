@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.ObjIntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,12 @@ final class Cuts {
   private record ShardCopy(EngineAdmin.Checkpoint checkpoint, Path target) {}
 
   private final Path dir;
+  /**
+   * Held by a backup of this store from its checkpoint to its copy: backups stage their checkpoint
+   * in one directory of the store ({@link Backups#STAGING}), so two at once would delete or mix
+   * each other's files. A second backup waits for the first.
+   */
+  private final ReentrantLock backupLock = new ReentrantLock();
   private final String name;
   private final ShardSet shards;
   private final StoreState state;
@@ -88,7 +95,12 @@ final class Cuts {
    */
   BackupInfo backup(Path backupDir) {
     Path staging = dir.resolve(Backups.STAGING);
-    return Backups.add(backupDir.toAbsolutePath().normalize(), staging, identity(), () -> checkpointTo(staging));
+    backupLock.lock();
+    try {
+      return Backups.add(backupDir.toAbsolutePath().normalize(), staging, identity(), () -> checkpointTo(staging));
+    } finally {
+      backupLock.unlock();
+    }
   }
 
   /**
