@@ -325,6 +325,31 @@ class FaultTest {
     }
   }
 
+  /** Live worker threads of p2kv stores in this JVM. */
+  private static List<Thread> liveWorkers() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && t.getName().startsWith("p2kv-shard-")).toList();
+  }
+
+  @Test
+  void shouldStopWhatAnOpenStartedWhenItFailsAtTheEnd() {
+    FaultyEngines engines = new FaultyEngines();
+    try (P2kv store = engines.builder(2).open(tmp)) {
+      store.put(Keys.key("kept"), Keys.key("v"));
+    }
+    List<Thread> before = liveWorkers();
+    engines.faults.put(1, FaultyEngines.Fault.FAIL_START_COMPACTIONS);
+    P2kvException e = assertThrows(P2kvException.class, () -> engines.builder(2).open(tmp));
+    assertTrue(String.valueOf(e.getMessage()).contains("injected") || String.valueOf(e.getCause()).contains("injected"), e.toString());
+    List<Thread> left = new ArrayList<>(liveWorkers());
+    left.removeAll(before);
+    assertEquals(List.of(), left, "the failed open stopped the workers it had started");
+    engines.faults.clear();
+    try (P2kv store = engines.builder(2).open(tmp)) { // unlocked, engines closed: it opens again
+      assertArrayEquals(Keys.key("v"), store.get(Keys.key("kept")));
+    }
+  }
+
   @Test
   void shouldMakeCallersWaitOnAFullQueueByDefault() throws Exception {
     FaultyEngines engines = new FaultyEngines();

@@ -27,7 +27,9 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     FAIL_COMMIT_RECORD,
     FAIL_ITERATORS,
     /** Iterators are created, and their {@link #FAILING_STEP}th step forward fails. */
-    FAIL_ITERATOR_STEPS
+    FAIL_ITERATOR_STEPS,
+    /** The shard's compactions cannot be started (the last step of an open). */
+    FAIL_START_COMPACTIONS
   }
 
   /** With {@link Fault#FAIL_ITERATOR_STEPS}: which call of next() fails (1 = the first). */
@@ -89,7 +91,7 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
           }
         }
         case DIE_ON_WRITE -> throw new IllegalStateException("injected bug in shard " + shard);
-        case NONE, FAIL_COMMIT_RECORD, FAIL_ITERATORS, FAIL_ITERATOR_STEPS -> {}
+        case NONE, FAIL_COMMIT_RECORD, FAIL_ITERATORS, FAIL_ITERATOR_STEPS, FAIL_START_COMPACTIONS -> {}
       }
     }
 
@@ -190,7 +192,21 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
 
     @Override
     public EngineAdmin admin() {
-      return d.admin();
+      EngineAdmin real = d.admin();
+      if (faults.get(shard) != Fault.FAIL_START_COMPACTIONS) {
+        return real;
+      }
+      return (EngineAdmin) java.lang.reflect.Proxy.newProxyInstance(
+          EngineAdmin.class.getClassLoader(), new Class<?>[] {EngineAdmin.class}, (proxy, method, args) -> {
+            if (method.getName().equals("startCompactions")) {
+              throw new EngineException("injected: cannot start the compactions of shard " + shard, new RuntimeException("EIO"));
+            }
+            try {
+              return method.invoke(real, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+              throw e.getCause();
+            }
+          });
     }
 
     @Override

@@ -117,6 +117,26 @@ class LifecycleTest {
   }
 
   @Test
+  void shouldLeaveNothingBehindWhenACreationFails() throws IOException {
+    RuntimeException e = assertThrows(RuntimeException.class, () -> P2kv.builder().shards(3)
+        .rocksDbConfigurer((shard, options) -> {
+          if (shard == 1) {
+            throw new IllegalStateException("injected: no options for shard 1");
+          }
+        })
+        .open(tmp));
+    assertTrue(String.valueOf(e.getMessage()).contains("injected") || String.valueOf(e.getCause()).contains("injected"), e.toString());
+    try (var list = Files.list(tmp)) {
+      assertEquals(List.of(), list.map(p -> p.getFileName().toString()).filter(n -> !n.equals("LOCK")).toList(),
+          "the failed creation's shard directories are gone");
+    }
+    try (P2kv store = P2kv.builder().shards(3).open(tmp)) { // and the directory creates a store again
+      store.put(Keys.key("a"), Keys.key("b"));
+      assertEquals(3, store.shardCount());
+    }
+  }
+
+  @Test
   void shouldRefuseANonEmptyDirectoryThatIsNotAStore() throws IOException {
     Files.writeString(tmp.resolve("notes.txt"), "mine");
     P2kvException e = assertThrows(P2kvException.class, () -> P2kv.builder().open(tmp));

@@ -62,6 +62,9 @@ public final class StoreOpener {
     EngineFactory factory = null;
     List<Engine> engines = new ArrayList<>();
     JmxRegistration jmx = null;
+    boolean creating = false; // true from a creation's first shard directory until its manifest is written
+    List<Shard> started = new ArrayList<>();
+    SeparationTuner tuner = null;
     try {
       Manifest manifest = Manifest.read(dir);
       boolean create = manifest == null;
@@ -84,6 +87,7 @@ public final class StoreOpener {
       }
       int shardCount = manifest.shards();
       factory = engineFactory(config, manifest, create);
+      creating = create;
       for (int i = 0; i < shardCount; i++) {
         engines.add(openEngine(factory, dir, i, shardCount, create));
       }
@@ -93,6 +97,7 @@ public final class StoreOpener {
         } catch (IOException e) {
           throw new P2kvException("cannot write manifest of " + dir + ": " + e, e);
         }
+        creating = false;
       }
       long maxGsn;
       try {
@@ -131,8 +136,9 @@ public final class StoreOpener {
       }
       for (Shard s : shardArray) {
         s.start();
+        started.add(s);
       }
-      SeparationTuner tuner = adaptive ? startTuner(dir, config, shardArray) : null;
+      tuner = adaptive ? startTuner(dir, config, shardArray) : null;
       // The tuner restored each shard's settings: flushes and compactions may write files now.
       for (Engine e : engines) {
         e.admin().startCompactions();
@@ -144,7 +150,25 @@ public final class StoreOpener {
           pinning.enabled() ? "on" : "off", config.valueSeparation(), caches(factory, config.cacheBytes()));
       return store;
     } catch (RuntimeException | Error e) {
-      // Close what was opened, newest first, keeping their errors as suppressed.
+      // Close what was opened, newest first, keeping their errors as suppressed: the tuner and the
+      // workers before the engines they call.
+      if (tuner != null) {
+        try {
+          tuner.close();
+        } catch (RuntimeException closeError) {
+          e.addSuppressed(closeError);
+        }
+      }
+      for (Shard s : started) {
+        s.requestStop();
+      }
+      for (Shard s : started) {
+        try {
+          s.stopWorker();
+        } catch (RuntimeException closeError) {
+          e.addSuppressed(closeError);
+        }
+      }
       if (jmx != null) {
         jmx.close();
       }
@@ -162,7 +186,15 @@ public final class StoreOpener {
           e.addSuppressed(closeError);
         }
       }
+      if (creating) {
+        // A creation that failed before its manifest: what it made goes, so that the directory
+        // opens (creates) again instead of being refused as an interrupted creation.
+        deleteCreatedFiles(dir, e);
+      }
       lock.close();
+      if (e instanceof EngineException engineError) { // internal: the caller gets a public type
+        throw new P2kvException("cannot open store " + dir + ": " + engineError.getMessage(), engineError);
+      }
       throw e;
     }
   }
@@ -256,6 +288,22 @@ public final class StoreOpener {
     }
     throw new P2kvException(
         "directory " + dir + " is not empty and is not a p2kv store (no " + Manifest.FILE_NAME + "); found " + names);
+  }
+
+  /**
+   * Deletes what a failed creation wrote in {@code dir} (it was empty but for the lock file, see
+   * {@link #checkEmptyForCreate}); failures go to {@code e} as suppressed.
+   */
+  private static void deleteCreatedFiles(Path dir, Throwable e) {
+    for (String name : names(dir)) {
+      if (!name.equals(StoreLock.FILE_NAME)) {
+        try {
+          StoreCopy.deleteWithLeftovers(dir.resolve(name));
+        } catch (RuntimeException deleteError) {
+          e.addSuppressed(deleteError);
+        }
+      }
+    }
   }
 
   /** The names in the store directory, sorted. */
