@@ -325,6 +325,23 @@ class FaultTest {
     }
   }
 
+  @Test
+  void shouldFailABackupWhoseCheckpointCannotBeReleased() {
+    FaultyEngines engines = new FaultyEngines();
+    try (P2kv store = engines.builder(2).open(tmp.resolve("store"))) {
+      store.put(Keys.key("a"), Keys.key("v"));
+      engines.faults.put(1, FaultyEngines.Fault.FAIL_CHECKPOINT_RELEASE);
+      ShardFailedException e = assertThrows(ShardFailedException.class, () -> store.backup(tmp.resolve("backups")));
+      assertEquals(1, e.shard());
+      assertTrue(String.valueOf(e.getMessage()).contains("injected") || String.valueOf(e.getCause()).contains("injected"), e.toString());
+      assertEquals(List.of(), P2kv.listBackups(tmp.resolve("backups")), "no backup was published");
+      engines.faults.clear();
+      store.backup(tmp.resolve("backups"));
+      assertEquals(1, P2kv.listBackups(tmp.resolve("backups")).size());
+      assertArrayEquals(Keys.key("v"), store.get(Keys.key("a")));
+    }
+  }
+
   /** Live worker threads of p2kv stores in this JVM. */
   private static List<Thread> liveWorkers() {
     return Thread.getAllStackTraces().keySet().stream()

@@ -29,7 +29,9 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     /** Iterators are created, and their {@link #FAILING_STEP}th step forward fails. */
     FAIL_ITERATOR_STEPS,
     /** The shard's compactions cannot be started (the last step of an open). */
-    FAIL_START_COMPACTIONS
+    FAIL_START_COMPACTIONS,
+    /** A checkpoint of the shard is made, but releasing it fails (after it did release it). */
+    FAIL_CHECKPOINT_RELEASE
   }
 
   /** With {@link Fault#FAIL_ITERATOR_STEPS}: which call of next() fails (1 = the first). */
@@ -91,7 +93,7 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
           }
         }
         case DIE_ON_WRITE -> throw new IllegalStateException("injected bug in shard " + shard);
-        case NONE, FAIL_COMMIT_RECORD, FAIL_ITERATORS, FAIL_ITERATOR_STEPS, FAIL_START_COMPACTIONS -> {}
+        case NONE, FAIL_COMMIT_RECORD, FAIL_ITERATORS, FAIL_ITERATOR_STEPS, FAIL_START_COMPACTIONS, FAIL_CHECKPOINT_RELEASE -> {}
       }
     }
 
@@ -193,13 +195,29 @@ final class FaultyEngines implements Function<Integer, EngineFactory> {
     @Override
     public EngineAdmin admin() {
       EngineAdmin real = d.admin();
-      if (faults.get(shard) != Fault.FAIL_START_COMPACTIONS) {
+      Fault fault = faults.getOrDefault(shard, Fault.NONE);
+      if (fault != Fault.FAIL_START_COMPACTIONS && fault != Fault.FAIL_CHECKPOINT_RELEASE) {
         return real;
       }
       return (EngineAdmin) java.lang.reflect.Proxy.newProxyInstance(
           EngineAdmin.class.getClassLoader(), new Class<?>[] {EngineAdmin.class}, (proxy, method, args) -> {
-            if (method.getName().equals("startCompactions")) {
+            if (fault == Fault.FAIL_START_COMPACTIONS && method.getName().equals("startCompactions")) {
               throw new EngineException("injected: cannot start the compactions of shard " + shard, new RuntimeException("EIO"));
+            }
+            if (fault == Fault.FAIL_CHECKPOINT_RELEASE && method.getName().equals("beginCheckpoint")) {
+              EngineAdmin.Checkpoint c = real.beginCheckpoint();
+              return new EngineAdmin.Checkpoint() {
+                @Override
+                public void writeTo(Path target) {
+                  c.writeTo(target);
+                }
+
+                @Override
+                public void close() {
+                  c.close();
+                  throw new EngineException("injected: cannot release the checkpoint of shard " + shard, new RuntimeException("EIO"));
+                }
+              };
             }
             try {
               return method.invoke(real, args);

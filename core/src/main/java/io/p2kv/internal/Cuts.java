@@ -119,7 +119,7 @@ final class Cuts {
     List<EngineAdmin.Checkpoint> started = List.of();
     try {
       flush.run();
-      started = cut((shard, engine) -> engine.admin().beginCheckpoint(), (c, shard) -> inGuard(shard, c::close));
+      started = cut((shard, engine) -> engine.admin().beginCheckpoint(), (c, shard) -> release(shard, c::close));
       for (int i = 0; i < started.size(); i++) {
         shards.get(i).direct(Cuts::writeShard, new ShardCopy(started.get(i), Manifest.shardDir(to, i)));
       }
@@ -129,11 +129,16 @@ final class Cuts {
     } catch (IOException e) {
       throw new P2kvException("cannot write the manifest of checkpoint " + to + ": " + e, e);
     } finally {
+      RuntimeException release = null;
       for (int i = 0; i < started.size(); i++) {
-        inGuard(i, started.get(i)::close);
+        RuntimeException e = release(i, started.get(i)::close); // every shard's, whatever one did
+        release = release == null ? e : release;
       }
       if (!done) {
         StoreCopy.deleteQuietly(to);
+      }
+      if (release != null && done) {
+        throw release;
       }
     }
     LOG.info("p2kv store {}: checkpoint written to {}", dir, to);
@@ -179,10 +184,25 @@ final class Cuts {
    * engine frees it when it closes.
    */
   private void inGuard(int shard, Runnable free) {
+    release(shard, free);
+  }
+
+  /**
+   * {@link #inGuard}, returning an engine failure of the free (logged) instead of dropping it: a
+   * checkpoint that cannot re-enable its shard's file deletions leaves that shard keeping every
+   * obsolete file until it reopens, which the caller must hear of.
+   *
+   * @return the failure, or null if freed (or left to a closing store)
+   */
+  private RuntimeException release(int shard, Runnable free) {
     try {
       shards.get(shard).direct(Cuts::run, free);
-    } catch (P2kvException notOpen) {
-      // The engine frees every snapshot and checkpoint still open when it closes.
+      return null;
+    } catch (io.p2kv.StoreClosedException | io.p2kv.StoreFailedException notOpen) {
+      return null; // the engine frees every snapshot and checkpoint still open when it closes
+    } catch (P2kvException e) {
+      LOG.error("p2kv store {}: shard {} could not release a snapshot or checkpoint: {}", dir, shard, e.getMessage());
+      return e;
     }
   }
 
