@@ -281,6 +281,33 @@ class BackupTest {
   }
 
   @Test
+  void shouldNotShareFilesBetweenAStoreAndItsRestoredCopyInOneBackupDirectory() {
+    Path backups = tmp.resolve("backups");
+    TreeMap<byte[], byte[]> original = new TreeMap<>(Keys.UNSIGNED);
+    try (P2kv store = P2kv.builder().shards(2).open(tmp.resolve("store"))) {
+      write(store, original, new Random(1), 500);
+      store.backup(backups); // 1
+    }
+    // A restored copy has the same RocksDB identity; both go on, and both back up into one directory.
+    P2kv.restore(backups, 1, tmp.resolve("copy"));
+    TreeMap<byte[], byte[]> copy = new TreeMap<>(original);
+    try (P2kv store = P2kv.builder().open(tmp.resolve("store"));
+        P2kv clone = P2kv.builder().open(tmp.resolve("copy"))) {
+      write(store, original, new Random(2), 500);
+      write(clone, copy, new Random(3), 500);
+      store.backup(backups); // 2
+      clone.backup(backups); // 3: files numbered as backup 2's, with other contents
+    }
+    for (long id = 1; id <= 3; id++) {
+      P2kv.verifyBackup(backups, id);
+    }
+    P2kv.restore(backups, 2, tmp.resolve("r2"));
+    P2kv.restore(backups, 3, tmp.resolve("r3"));
+    assertStoreEquals(original, tmp.resolve("r2"));
+    assertStoreEquals(copy, tmp.resolve("r3"));
+  }
+
+  @Test
   void shouldNotShareFilesBetweenTwoStoresInOneBackupDirectory() {
     Path backups = tmp.resolve("backups");
     TreeMap<byte[], byte[]> a = new TreeMap<>(Keys.UNSIGNED);

@@ -53,10 +53,31 @@ public final class Backups {
   /** Where the store's checkpoint for a backup is staged, inside the store directory. */
   static final String STAGING = ".backup-staging";
 
+  /**
+   * The file naming a store's line of backups, written into every copy of a store (a checkpoint,
+   * a restore) with a new random id. A copy keeps shard 0's RocksDB {@code IDENTITY}, under which
+   * a store's table files are filed in a backup directory: without it, the backups of a store and
+   * of its copy, in one directory, would file different table files of the same names together,
+   * and one would overwrite the other's. A store that never was a copy has no such file, and its
+   * backups keep filing under its {@code IDENTITY}.
+   */
+  static final String LINE_FILE = "BACKUP-LINE";
+
   private static final String HEADER = "p2kv-backup 1 created=";
   private static final String TMP = ".tmp";
 
   private Backups() {}
+
+  /**
+   * Gives a copy of a store being made in {@code copy} a line of backups of its own (see {@link
+   * #LINE_FILE}).
+   *
+   * @param copy the copy's directory, not yet published
+   * @throws IOException if the file cannot be written
+   */
+  static void newLine(Path copy) throws IOException {
+    Files.writeString(copy.resolve(LINE_FILE), java.util.UUID.randomUUID() + "\n");
+  }
 
   /** One file of a backup. */
   private record Entry(boolean shared, long crc, long size, String path) {
@@ -279,6 +300,7 @@ public final class Backups {
                 null);
           }
         }
+        newLine(to);
         StoreCopy.publish(to);
         done = true;
         return l.info();

@@ -124,6 +124,7 @@ final class Cuts {
         shards.get(i).direct(Cuts::writeShard, new ShardCopy(started.get(i), Manifest.shardDir(to, i)));
       }
       manifest.write(to);
+      Backups.newLine(to);
       StoreCopy.publish(to);
       done = true;
     } catch (IOException e) {
@@ -212,13 +213,15 @@ final class Cuts {
   }
 
   /**
-   * The store's identity for backups: shard 0's RocksDB {@code IDENTITY} (a UUID made when the DB
-   * was created), or the directory's name if there is none.
+   * The store's identity for backups: its line of backups if it is a copy ({@link
+   * Backups#LINE_FILE}), else shard 0's RocksDB {@code IDENTITY} (a UUID made when the DB was
+   * created), or the directory's name if there is none.
    */
   private String identity() {
     String id;
     try {
-      id = Files.readString(Manifest.shardDir(dir, 0).resolve("IDENTITY")).trim();
+      Path line = dir.resolve(Backups.LINE_FILE);
+      id = Files.exists(line) ? Files.readString(line).trim() : Files.readString(Manifest.shardDir(dir, 0).resolve("IDENTITY")).trim();
     } catch (IOException e) {
       id = "store-" + dir.getFileName();
     }
