@@ -62,6 +62,24 @@ class FaultTest {
   }
 
   /** Keys that land on every shard of the store, one each, in shard order. */
+  /** One key per shard ({@link #oneKeyPerShard}, prefix "k"), each written with the value "old". */
+  private static byte[][] oldOnEveryShard(P2kv store) {
+    byte[][] keys = oneKeyPerShard(store, "k");
+    for (byte[] k : keys) {
+      store.put(k, Keys.key("old"));
+    }
+    return keys;
+  }
+
+  /** A batch that puts {@code value} at every key of {@code keys}. */
+  private static Batch batchOf(byte[][] keys, byte[] value) {
+    Batch batch = new Batch();
+    for (byte[] k : keys) {
+      batch.put(k, value);
+    }
+    return batch;
+  }
+
   static byte[][] oneKeyPerShard(P2kv store, String prefix) {
     byte[][] keys = new byte[store.shardCount()][];
     int found = 0;
@@ -111,10 +129,7 @@ class FaultTest {
     FaultyEngines engines = new FaultyEngines(); // a WAL store: its own writes are not fsynced
     try (P2kv store = engines.builder(3).open(tmp)) {
       byte[][] keys = oneKeyPerShard(store, "k");
-      Batch batch = new Batch();
-      for (byte[] k : keys) {
-        batch.put(k, Keys.key("v"));
-      }
+      Batch batch = batchOf(keys, Keys.key("v"));
       store.write(batch);
       store.write(batch, Durability.SYNC);
       store.writeAsync(batch, Durability.SYNC).join();
@@ -132,14 +147,8 @@ class FaultTest {
     FaultyEngines engines = new FaultyEngines();
     byte[][] keys;
     try (P2kv store = engines.builder(3).open(tmp)) {
-      keys = oneKeyPerShard(store, "k");
-      for (byte[] k : keys) {
-        store.put(k, Keys.key("old"));
-      }
-      Batch batch = new Batch();
-      for (byte[] k : keys) {
-        batch.put(k, Keys.key("new"));
-      }
+      keys = oldOnEveryShard(store);
+      Batch batch = batchOf(keys, Keys.key("new"));
       // Once the batch is decided, shard 2's writes fail: its part cannot delete its undo record.
       engines.onCommitRecord = () -> engines.faults.put(2, FaultyEngines.Fault.FAIL_WRITES);
       store.write(batch); // committed: acknowledged
@@ -162,10 +171,7 @@ class FaultTest {
     FaultyEngines engines = new FaultyEngines();
     byte[][] keys;
     try (P2kv store = engines.builder(3).open(tmp)) {
-      keys = oneKeyPerShard(store, "k");
-      for (byte[] k : keys) {
-        store.put(k, Keys.key("old"));
-      }
+      keys = oldOnEveryShard(store);
       engines.faults.put(0, FaultyEngines.Fault.FAIL_COMMIT_RECORD);
       Batch batch = new Batch();
       for (byte[] k : keys) {

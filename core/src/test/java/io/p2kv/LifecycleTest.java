@@ -73,14 +73,7 @@ class LifecycleTest {
   void shouldRefuseASecondOpenerInAnotherProcess() throws Exception {
     try (P2kv store = P2kv.builder().shards(2).open(tmp)) {
       store.put(Keys.key("held"), Keys.key("open"));
-      Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-      Process child =
-          new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), SecondOpener.class.getName(), tmp.toString())
-              .redirectErrorStream(true)
-              .start();
-      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child finished");
-      String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertEquals(0, child.exitValue(), out);
+      String out = secondOpenerInAnotherProcess();
       assertTrue(out.contains("LOCKED: ") && out.contains("already open in another process"), out);
     }
   }
@@ -91,17 +84,23 @@ class LifecycleTest {
       assertThrows(StoreLockedException.class, () -> P2kv.builder().open(tmp));
       assertThrows(StoreLockedException.class, () -> P2kv.builder().open(tmp.resolve(".").resolve("shard-000").resolve("..")));
       // Closing a second descriptor on LOCK would have released this process's lock on it.
-      Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-      Process child =
-          new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), SecondOpener.class.getName(), tmp.toString())
-              .redirectErrorStream(true)
-              .start();
-      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child finished");
-      String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertEquals(0, child.exitValue(), out);
+      String out = secondOpenerInAnotherProcess();
       assertTrue(out.contains("LOCKED: ") && out.contains("already open in another process"), out);
       store.put(Keys.key("still"), Keys.key("works"));
     }
+  }
+
+  /** Runs {@link SecondOpener} on the store in a child JVM; returns what it printed (it exits 0 if refused). */
+  private String secondOpenerInAnotherProcess() throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process child =
+        new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), SecondOpener.class.getName(), tmp.toString())
+            .redirectErrorStream(true)
+            .start();
+    assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child finished");
+    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, child.exitValue(), out);
+    return out;
   }
 
   /** Child-process entry point for the cross-process lock test. */
