@@ -295,14 +295,14 @@ public final class StoreOpener {
    * {@link #checkEmptyForCreate}); failures go to {@code e} as suppressed.
    */
   private static void deleteCreatedFiles(Path dir, Throwable e) {
-    for (String name : names(dir)) {
-      if (!name.equals(StoreLock.FILE_NAME)) {
-        try {
+    try {
+      for (String name : names(dir)) {
+        if (!name.equals(StoreLock.FILE_NAME)) {
           StoreCopy.deleteWithLeftovers(dir.resolve(name));
-        } catch (RuntimeException deleteError) {
-          e.addSuppressed(deleteError);
         }
       }
+    } catch (RuntimeException deleteError) {
+      e.addSuppressed(deleteError);
     }
   }
 

@@ -894,7 +894,9 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * copy, with {@code uncommitted}) merged over p2kv.
    */
   private KeyValueIterator<Bytes, byte[]> iterator(byte[] start, byte[] end, boolean reverse, boolean uncommitted) {
-    return new TrackedIterator(openIterator(start, end, reverse, uncommitted), name, openIterators);
+    synchronized (bufferLock) { // registered before a close can come: the close closes it
+      return new TrackedIterator(openIterator(start, end, reverse, uncommitted), name, openIterators);
+    }
   }
 
   /** {@link #iterator}, before the store registers it. */
