@@ -59,8 +59,7 @@ public final class KafkaWordCount {
 
   public static void main(String[] args) {
     if (args.length != 2) {
-      System.err.println("usage: KafkaWordCount <bootstrap servers> <state dir>");
-      return;
+      throw new IllegalArgumentException("usage: KafkaWordCount <bootstrap servers> <state dir>");
     }
     KafkaStreams streams = new KafkaStreams(topology(), props(args[0], Path.of(args[1])));
     Runtime.getRuntime().addShutdownHook(new Thread(streams::close));

@@ -109,7 +109,8 @@ public final class P2kvCli {
 
           example NAME [DIR]
               Runs an example program (source in examples/src/main/java/io/p2kv/examples) in DIR,
-              or in a temporary directory that it deletes. NAME is one of:
+              or in a temporary directory that it deletes (KafkaWordCount takes the broker's
+              bootstrap servers, then DIR). NAME is one of:
         %s
 
           --help
@@ -273,8 +274,8 @@ public final class P2kvCli {
   }
 
   private static void runExample(String[] args) throws Exception {
-    if (args.length < 1 || args.length > 2) {
-      throw new UsageException("example takes a name and optionally a directory");
+    if (args.length < 1) {
+      throw new UsageException("example takes a name, then the example's own arguments (most take a directory)");
     }
     Program program = EXAMPLES.entrySet().stream()
         .filter(e -> e.getKey().equalsIgnoreCase(args[0]))

@@ -124,6 +124,18 @@ class P2kvCliTest {
   }
 
   @Test
+  void shouldPassAnExampleAllItsArguments() {
+    // KafkaWordCount takes two; the third word on the command line is the example's second.
+    Run wrong = cli("example", "KafkaWordCount", "only-one");
+    assertEquals(1, wrong.code(), wrong.err());
+    assertTrue(wrong.err().contains("usage: KafkaWordCount"), wrong.err());
+    // Both reach it (no broker list: Kafka refuses its configuration before anything starts).
+    Run passed = cli("example", "KafkaWordCount", "", tmp.resolve("wc").toString());
+    assertEquals(1, passed.code(), passed.err());
+    assertTrue(passed.err().contains("bootstrap.servers"), passed.err());
+  }
+
+  @Test
   void shouldRunAnExampleByNameInTheGivenDirectory() {
     Path dir = tmp.resolve("quickstart");
     PrintStream saved = System.out;
