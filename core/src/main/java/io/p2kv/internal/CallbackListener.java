@@ -20,6 +20,19 @@ final class CallbackListener implements Request.Listener {
 
   @Override
   public void onComplete(Request request, Object result, Throwable error) {
+    call(callback, result, error);
+  }
+
+  /**
+   * Calls a user's callback on this thread (a request that completed at once, or could not be
+   * queued); what it throws is logged and ignored, as on the worker.
+   *
+   * @param callback the callback
+   * @param result the result, or null
+   * @param error the failure, or null
+   * @param <T> the result type
+   */
+  static <T> void call(BiConsumer<? super T, ? super Throwable> callback, T result, Throwable error) {
     try {
       callback.accept(result, error);
     } catch (Throwable callbackError) {

@@ -94,6 +94,9 @@ final class Cuts {
    * @return the new backup
    */
   BackupInfo backup(Path backupDir) {
+    // Before the lock: a worker waiting for it would never reach the barrier of the backup that
+    // holds it.
+    RequestDispatcher.checkNotWorkerThread();
     Path staging = dir.resolve(Backups.STAGING);
     backupLock.lock();
     try {

@@ -68,10 +68,10 @@ final class DirectPointReads implements PointReads {
     try {
       value = get(key);
     } catch (P2kvException e) {
-      callback.accept(null, e);
+      CallbackListener.call(callback, null, e);
       return;
     }
-    callback.accept(value, null);
+    CallbackListener.call(callback, value, null);
   }
 
   @Override

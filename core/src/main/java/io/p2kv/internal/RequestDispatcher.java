@@ -113,7 +113,7 @@ final class RequestDispatcher {
     try {
       shard.submit(stamped(r));
     } catch (P2kvException e) {
-      callback.accept(null, e);
+      CallbackListener.call(callback, null, e);
     }
   }
 
