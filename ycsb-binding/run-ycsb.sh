@@ -41,6 +41,10 @@ ROUNDS=${ROUNDS:-3}
 # p2kv.valueseparation=none to compare with values inline on both sides.
 P2KV_PROPS=${P2KV_PROPS:-"p2kv.shards=1 p2kv.readpath=direct p2kv.maxbatch=128 p2kv.sync=false p2kv.memorybudgetmb=512"}
 PHASES=${PHASES:-"load a b c d e f"}
+# Each round's stores are new, and the run phases read what the load wrote: the load always runs
+# first, whether PHASES names it or not.
+PHASES="load $(for ph in $PHASES; do [ "$ph" = load ] || printf '%s ' "$ph"; done)"
+PHASES=${PHASES% }
 WARMUP=${WARMUP:-0}
 JVM_OPTS=${JVM_OPTS:-"-Xms1g -Xmx1g"}
 JAR=ycsb-binding/target/p2kv-ycsb-binding.jar
@@ -170,6 +174,7 @@ START=$SECONDS
     echo "p2kv properties: $P2KV_PROPS"
     echo "phases: $PHASES"
     echo "size overrides: ${SIZE[*]:-none}"
+    echo "operations per run phase: ${OPS:-as in the workloads} (E: a sixth of it)"
   else
     echo "threads: 32"
     echo "rounds: 1"

@@ -160,14 +160,17 @@ public final class P2kvYcsbClient extends StoreYcsbClient {
 
     @Override
     public void close() {
-      CacheStats cache = p2kv.stats().cache();
-      if (cache.capacityBytes() > 0) {
-        // One line in the phase's output: how much of the phase the value cache served.
-        LOG.info(String.format(Locale.ROOT,
-            "p2kv value cache: hit ratio %.3f (%d hits, %d misses), %d entries, %d MiB",
-            cache.hitRatio(), cache.hits(), cache.misses(), cache.entries(), cache.bytes() >> 20));
+      try {
+        CacheStats cache = p2kv.stats().cache();
+        if (cache.capacityBytes() > 0) {
+          // One line in the phase's output: how much of the phase the value cache served.
+          LOG.info(String.format(Locale.ROOT,
+              "p2kv value cache: hit ratio %.3f (%d hits, %d misses), %d entries, %d MiB",
+              cache.hitRatio(), cache.hits(), cache.misses(), cache.entries(), cache.bytes() >> 20));
+        }
+      } finally {
+        p2kv.close(); // also when the stats cannot be read (a failed store): its workers and lock go
       }
-      p2kv.close();
     }
   }
 }

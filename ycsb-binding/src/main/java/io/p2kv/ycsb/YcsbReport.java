@@ -158,7 +158,7 @@ public final class YcsbReport {
     }
     md.append("\nA record is one 96-byte field: a ~23-byte key (`user` + up to 19 digits) and 105 encoded bytes,\n");
     md.append("~128 B as in the paper. E runs 1/6 of the operations of the others, as in the paper (20 M vs.\n");
-    md.append("120 M). `QUICK=1` runs override the counts (see the settings above).\n\n");
+    md.append("120 M). `RECORDS`, `OPS` and `QUICK=1` override these counts: the settings above give the ones run.\n\n");
     md.append("Each round loads a fresh store per binding and thread count, then runs A to F in that order on it\n");
     md.append("(D and E add records), each phase a fresh YCSB JVM; for each phase both stores run back to\n");
     md.append("back, which goes first alternating from phase to phase and from round to round. Before each run\n");
