@@ -30,6 +30,14 @@ final class Limits {
     }
   }
 
+  /** A batch for {@link P2kv#write(Batch)}: at most {@link P2kv#MAX_BATCH_BYTES} of keys and values. */
+  static void checkBatch(long payloadBytes) {
+    if (payloadBytes > P2kv.MAX_BATCH_BYTES) {
+      throw new IllegalArgumentException("batch holds " + payloadBytes + " bytes of keys and values; a write takes at most "
+          + P2kv.MAX_BATCH_BYTES + " (256 MiB): split it, or bulk-load it with load or loadSorted");
+    }
+  }
+
   static void checkValue(byte[] value) {
     if (value == null) {
       throw new NullPointerException("value is null (use delete to remove a key)");

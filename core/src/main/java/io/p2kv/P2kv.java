@@ -196,6 +196,15 @@ public final class P2kv implements AutoCloseable {
   /** The longest value, in bytes (64 MiB). */
   public static final int MAX_VALUE_BYTES = 64 << 20;
 
+  /**
+   * The most key and value bytes one {@link #write(Batch)} (or {@link #writeAsync(Batch)}) takes
+   * (256 MiB): a shard's worker encodes the batch for RocksDB on its own heap, in copies of a
+   * few times its size, so a larger one could run the worker out of memory and fail the store for
+   * every caller. Larger imports go through {@link #load(Batch)} or {@link #loadSorted}, which
+   * write table files instead.
+   */
+  public static final long MAX_BATCH_BYTES = 256L << 20;
+
   private final StoreCore core;
   /** The merge operators declared at open, by name (immutable). */
   private final Map<String, MergeOperator> mergeOperators;
@@ -324,11 +333,13 @@ public final class P2kv implements AutoCloseable {
    *
    * @param batch the batch
    * @throws NullPointerException if batch is null
+   * @throws IllegalArgumentException if the batch holds more than {@link #MAX_BATCH_BYTES} of keys and values
    * @throws P2kvException as for {@link #put}; a cross-shard batch that fails on any shard is
    *     rolled back on all of them before this throws
    */
   public void write(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
+    Limits.checkBatch(batch.payloadBytes());
     core.write(batch, batch.payloadBytes(), null);
   }
 
@@ -355,11 +366,13 @@ public final class P2kv implements AutoCloseable {
    * @param batch the batch
    * @param durability this batch's durability
    * @throws NullPointerException if batch or durability is null
+   * @throws IllegalArgumentException if the batch holds more than {@link #MAX_BATCH_BYTES} of keys and values
    * @throws P2kvException as for {@link #write(Batch)}
    */
   public void write(Batch batch, Durability durability) {
     Objects.requireNonNull(batch, "batch is null");
     Objects.requireNonNull(durability, "durability is null");
+    Limits.checkBatch(batch.payloadBytes());
     core.write(batch, batch.payloadBytes(), durability);
   }
 
@@ -969,9 +982,11 @@ public final class P2kv implements AutoCloseable {
    *
    * @param batch the batch
    * @return completes once the batch is applied, or exceptionally once it is rolled back
+   * @throws IllegalArgumentException if the batch holds more than {@link #MAX_BATCH_BYTES} of keys and values
    */
   public CompletableFuture<Void> writeAsync(Batch batch) {
     Objects.requireNonNull(batch, "batch is null");
+    Limits.checkBatch(batch.payloadBytes());
     return core.writeAsync(batch, batch.payloadBytes(), null);
   }
 
@@ -983,10 +998,12 @@ public final class P2kv implements AutoCloseable {
    * @param durability this batch's durability
    * @return completes once the batch is applied, or exceptionally once it is rolled back
    * @throws NullPointerException if batch or durability is null
+   * @throws IllegalArgumentException if the batch holds more than {@link #MAX_BATCH_BYTES} of keys and values
    */
   public CompletableFuture<Void> writeAsync(Batch batch, Durability durability) {
     Objects.requireNonNull(batch, "batch is null");
     Objects.requireNonNull(durability, "durability is null");
+    Limits.checkBatch(batch.payloadBytes());
     return core.writeAsync(batch, batch.payloadBytes(), durability);
   }
 

@@ -42,6 +42,18 @@ class FaultTest {
       assertTrue(e.getMessage().contains("65536 bytes") && e.getMessage().contains("65535"), e.getMessage());
       assertThrows(IllegalArgumentException.class, () -> store.putAsync(bigKey, k));
       assertThrows(IllegalArgumentException.class, () -> new Batch().put(k, new byte[P2kv.MAX_VALUE_BYTES + 1]));
+      // A batch of more than MAX_BATCH_BYTES is refused at the call (five 64 MiB values: one array).
+      byte[] big = new byte[P2kv.MAX_VALUE_BYTES];
+      Batch huge = new Batch();
+      for (int i = 0; i < 5; i++) {
+        huge.put(Keys.key("huge" + i), big);
+      }
+      e = assertThrows(IllegalArgumentException.class, () -> store.write(huge));
+      assertTrue(e.getMessage().contains("at most " + P2kv.MAX_BATCH_BYTES), e.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> store.write(huge, Durability.SYNC));
+      assertThrows(IllegalArgumentException.class, () -> store.writeAsync(huge));
+      assertThrows(IllegalArgumentException.class, () -> store.writeAsync(huge, Durability.WAL));
+      assertNull(store.get(Keys.key("huge0")));
       // Nothing was written by the refused calls.
       assertNull(store.get(k));
       // Keys and values at the limits are fine, and so is the empty key.
