@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,21 +47,24 @@ class CallbackContractTest {
   }
 
   @Test
-  void shouldRefuseABackupFromACallback() throws Exception {
+  void shouldRefuseBlockingAdministrationFromACallback() throws Exception {
     try (P2kv store = P2kv.builder().shards(2).open(tmp.resolve("store"))) {
-      CompletableFuture<Throwable> refused = new CompletableFuture<>();
-      store.putAsync(Keys.key("k"), Keys.key("v"), (v, e) -> { // on the worker
-        try {
-          store.backup(tmp.resolve("backups"));
-          refused.complete(null);
-        } catch (Throwable t) {
-          refused.complete(t);
-        }
-      });
-      Throwable t = refused.get(30, TimeUnit.SECONDS);
-      assertInstanceOf(IllegalStateException.class, t);
-      assertTrue(t.getMessage().contains("worker"), t.getMessage());
-      store.backup(tmp.resolve("backups")); // and from a thread of the application, it is taken
+      List<Runnable> calls = List.of(() -> store.backup(tmp.resolve("backups")), store::flush, store::compact);
+      for (Runnable call : calls) {
+        CompletableFuture<Throwable> refused = new CompletableFuture<>();
+        store.putAsync(Keys.key("k"), Keys.key("v"), (v, e) -> { // on the worker
+          try {
+            call.run();
+            refused.complete(null);
+          } catch (Throwable t) {
+            refused.complete(t);
+          }
+        });
+        Throwable t = refused.get(30, TimeUnit.SECONDS);
+        assertInstanceOf(IllegalStateException.class, t);
+        assertTrue(t.getMessage().contains("worker"), t.getMessage());
+        call.run(); // and from a thread of the application, it runs
+      }
     }
   }
 }

@@ -586,6 +586,7 @@ public final class StoreCore implements AutoCloseable {
 
   /** Flushes every shard's memtables (tools and tests). */
   public void flush() {
+    RequestDispatcher.checkNotWorkerThread(); // it waits for every shard's flush
     for (Shard s : shards.all()) {
       s.direct(StoreCore::flush, (Void) null);
     }
@@ -593,6 +594,7 @@ public final class StoreCore implements AutoCloseable {
 
   /** Flushes, then fully compacts every shard (tools and benchmarks). */
   public void compact() {
+    RequestDispatcher.checkNotWorkerThread(); // it waits for every shard's compaction
     for (Shard s : shards.all()) {
       s.direct(StoreCore::flushAndCompact, (Void) null);
     }
