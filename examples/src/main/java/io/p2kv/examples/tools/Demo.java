@@ -468,8 +468,8 @@ final class Demo {
 
   /**
    * Runs one workload on both stores, {@code rocksDbFirst} saying which side starts, and returns
-   * its row. A write row measures each side once, settled right before it (a row pays for the
-   * compactions of its own writes). A read row writes nothing to settle, so it measures each side
+   * its row. A write row measures each side once, with both stores settled right before it (a side
+   * pays for the compactions of its own writes only). A read row writes nothing to settle, so it measures each side
    * in {@link #READ_SLICES} slices in the order A, B, B, A (each slice warmed up again), and a
    * side's throughput is the mean over its slices: measured one after the other, a side that ran
    * while the machine was faster won by that much (one run printed gets 0.90x with p2kv first and
@@ -495,8 +495,11 @@ final class Demo {
     String placement = "";
     String note = w.note().apply(stores.p2kv());
     for (int side = 0; side < 2; side++) {
+      // Both stores settled before each side: the other one may still be compacting what its
+      // warm-up or its own measured run wrote, which would run during this side's measurement.
+      settle("p2kv", stores.p2kv()::flush, () -> pendingCompactionBytes(stores.p2kv()));
+      settle("RocksDB", stores.rocksDb()::flush, stores.rocksDb()::pendingCompactionBytes);
       if ((side == 0) != rocksDbFirst) {
-        settle("p2kv", stores.p2kv()::flush, () -> pendingCompactionBytes(stores.p2kv()));
         StoreStats before = stores.p2kv().stats();
         placement = placement(before);
         p2kv = run(w.name() + " on p2kv", w.p2kv().apply(stores), warmupMillis(), measureMillis());
@@ -507,7 +510,6 @@ final class Demo {
               (double) (after.writeOps() - before.writeOps()) / calls);
         }
       } else {
-        settle("RocksDB", stores.rocksDb()::flush, stores.rocksDb()::pendingCompactionBytes);
         rocksDb = run(w.name() + " on RocksDB", w.rocksDb().apply(stores), warmupMillis(), measureMillis());
       }
     }
