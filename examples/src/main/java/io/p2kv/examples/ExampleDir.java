@@ -22,6 +22,18 @@ record ExampleDir(Path path, boolean temporary) implements AutoCloseable {
     return new ExampleDir(Files.createTempDirectory(prefix), true);
   }
 
+  /**
+   * A path in the directory for a copy an example makes (a checkpoint, a restore): {@code name},
+   * or {@code name-2}, {@code name-3}, ... when an earlier run in the same directory made those.
+   */
+  Path fresh(String name) {
+    Path p = path.resolve(name);
+    for (int n = 2; Files.exists(p); n++) {
+      p = path.resolve(name + "-" + n);
+    }
+    return p;
+  }
+
   @Override
   public void close() {
     if (temporary) {

@@ -28,6 +28,7 @@ public final class SnapshotsAndBackups {
   public static void main(String[] args) throws Exception {
     try (ExampleDir dir = ExampleDir.fromArgs(args, "p2kv-cuts")) {
       Path backups = dir.path().resolve("backups");
+      Path[] copies = {dir.fresh("checkpoint"), dir.fresh("restored")}; // new ones each run
       try (P2kv store = P2kv.builder().shards(4).open(dir.path().resolve("store"))) {
         byte[][] accounts = new byte[8][];
         Batch opening = new Batch();
@@ -43,7 +44,7 @@ public final class SnapshotsAndBackups {
         try (Snapshot snapshot = store.snapshot()) { // all shards at one instant; close it
           System.out.println("snapshot total: " + total(snapshot));
         }
-        store.checkpoint(dir.path().resolve("checkpoint")); // a whole store, hard links
+        store.checkpoint(copies[0]); // a whole store, hard links
         for (int i = 0; i < 3; i++) {
           BackupInfo b = store.backup(backups); // copies only files earlier backups lack
           System.out.printf("backup %d: %d files, %s%n", b.id(), b.files(), b.id() == 1 ? "all copied" : "incremental");
@@ -56,10 +57,11 @@ public final class SnapshotsAndBackups {
         P2kv.verifyBackup(backups, b.id()); // reads every file, checks its checksum
         System.out.println("backup " + b.id() + " verified");
       }
-      P2kv.restoreLatest(backups, dir.path().resolve("restored"));
-      for (String copy : new String[] {"checkpoint", "restored"}) {
-        try (P2kv store = P2kv.builder().open(dir.path().resolve(copy))) {
-          System.out.println(copy + " total: " + store.range(FROM, TO).stream().mapToLong(kv -> balance(kv.value())).sum());
+      P2kv.restoreLatest(backups, copies[1]);
+      for (Path copy : copies) {
+        try (P2kv store = P2kv.builder().open(copy)) {
+          String name = copy.getFileName().toString().replaceAll("-\\d+$", "");
+          System.out.println(name + " total: " + store.range(FROM, TO).stream().mapToLong(kv -> balance(kv.value())).sum());
         }
       }
     }

@@ -36,6 +36,10 @@ public final class Updates {
             .open(dir.path())) {
       byte[] user = "user:ada".getBytes(UTF_8);
       store.put(user, "name=Ada".getBytes(UTF_8));
+      for (String page : PAGES) {
+        store.delete(page.getBytes(UTF_8)); // counters and log start afresh (an earlier run's may be here)
+      }
+      store.delete("log".getBytes(UTF_8));
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
       List<Future<?>> running = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {

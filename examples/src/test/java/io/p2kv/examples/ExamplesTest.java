@@ -185,6 +185,20 @@ class ExamplesTest {
   }
 
   @Test
+  void examplesShouldRunAgainInTheDirectoryOfAnEarlierRun() throws Exception {
+    Path updates = tmp.resolve("updates-twice");
+    run(Updates::main, updates);
+    String again = run(Updates::main, updates);
+    assertTrue(again.contains("total: 40,000 views (expected 40,000)\n"), again);
+    assertTrue(again.contains("log has 8 entries\n"), again);
+    Path cuts = tmp.resolve("cuts-twice");
+    run(SnapshotsAndBackups::main, cuts);
+    String second = run(SnapshotsAndBackups::main, cuts);
+    assertTrue(second.contains("checkpoint total: 8000\n") && second.contains("restored total: 8000\n"), second);
+    assertTrue(Files.isDirectory(cuts.resolve("checkpoint-2")) && Files.isDirectory(cuts.resolve("restored-2")));
+  }
+
+  @Test
   void examplesShouldDeleteTheTemporaryStoreTheyCreateWhenGivenNoDirectory() throws Exception {
     ExampleDir dir = ExampleDir.fromArgs(new String[0], "p2kv-example-test");
     assertTrue(dir.temporary());
