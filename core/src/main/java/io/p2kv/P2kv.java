@@ -201,7 +201,9 @@ public final class P2kv implements AutoCloseable {
    * (256 MiB): a shard's worker encodes the batch for RocksDB on its own heap, in copies of a
    * few times its size, so a larger one could run the worker out of memory and fail the store for
    * every caller. Larger imports go through {@link #load(Batch)} or {@link #loadSorted}, which
-   * write table files instead.
+   * write table files instead. A batch across shards keeps the old values of its keys until it
+   * commits (its rollback): one whose old values on a shard exceed this fails with {@link
+   * IllegalArgumentException} too, and writes nothing.
    */
   public static final long MAX_BATCH_BYTES = 256L << 20;
 

@@ -64,6 +64,10 @@ final class CrossShardParticipant {
       counters.failed(1);
       part.fail(Errors.shardFailed(shard, e));
       return;
+    } catch (IllegalArgumentException tooLarge) { // from capture: nothing was written
+      counters.failed(1);
+      part.fail(tooLarge);
+      return;
     }
     counters.wrote(part.ops.size(), part.bytes, false);
     counters.crossShardParts++;

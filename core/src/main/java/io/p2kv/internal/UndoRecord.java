@@ -39,8 +39,25 @@ final class UndoRecord {
     return ByteBuffer.wrap(key, 1, 8).getLong();
   }
 
+  /**
+   * The most bytes an undo record may hold ({@link io.p2kv.P2kv#MAX_BATCH_BYTES}): it holds the old
+   * values of a part's keys, which a batch's own size does not bound (deletes of large values), and
+   * it is built on the worker's heap.
+   */
+  static final long MAX_BYTES = io.p2kv.P2kv.MAX_BATCH_BYTES;
+
   /** Reads the current value of every distinct key of {@code ops} and encodes the undo record. */
   static byte[] capture(long gsn, List<Batch.Op> ops, Engine engine) {
+    return capture(gsn, ops, engine, MAX_BYTES);
+  }
+
+  /**
+   * {@link #capture(long, List, Engine)} with a size limit.
+   *
+   * @throws IllegalArgumentException if the record would exceed {@code maxBytes}: the batch
+   *     would overwrite or delete more bytes than its rollback may keep
+   */
+  static byte[] capture(long gsn, List<Batch.Op> ops, Engine engine, long maxBytes) {
     Map<ByteBuffer, byte[]> distinct = new LinkedHashMap<>();
     for (Batch.Op op : ops) {
       distinct.putIfAbsent(ByteBuffer.wrap(op.key()), op.key());
@@ -55,6 +72,10 @@ final class UndoRecord {
       if (old == null) {
         out.write(0);
       } else {
+        if ((long) out.size() + old.length > maxBytes) {
+          throw new IllegalArgumentException("a cross-shard batch would overwrite or delete more than " + maxBytes
+              + " bytes of old values on one shard, which its rollback must keep; split it into smaller batches");
+        }
         out.write(1);
         out.writeBytes(ByteBuffer.allocate(4).putInt(old.length).array());
         out.writeBytes(old);
