@@ -154,7 +154,8 @@ import java.util.function.UnaryOperator;
  *
  * {@link #scan}, {@link #range(byte[], byte[], int)} and the iterators read on the calling thread,
  * incrementally: a {@code scan(start, n)} reads n pairs plus at most one per shard, and an
- * iterator holds at most one pair per shard in memory. Close every iterator: it holds a RocksDB
+ * iterator holds at most one pair per shard in memory. A limit of {@code Integer.MAX_VALUE} means
+ * none: such a scan or range reads as {@link #range(byte[], byte[])} does (below). Close every iterator: it holds a RocksDB
  * iterator per shard; one dropped open is reclaimed only after the garbage collector finds it,
  * and counted as a leak ({@link KvIterator}, "Life cycle"). {@link #range(byte[], byte[])} (no limit)
  * and the async methods fan out to the shards' workers, which read in parallel, each up to the
