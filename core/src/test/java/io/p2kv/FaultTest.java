@@ -401,10 +401,7 @@ class FaultTest {
       });
       entered.await();
       // The caller found the queue full (counted) and is still waiting, not failed.
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (store.stats().rejectedOffers() == 0 && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
+      awaitTrue("the caller found the queue full", () -> store.stats().rejectedOffers() > 0);
       assertEquals(1, store.stats().rejectedOffers());
       assertTrue(!waiting.isDone(), "the caller waits while the queue is full");
       engines.faults.put(0, FaultyEngines.Fault.NONE);

@@ -150,10 +150,10 @@ final class CrossShardTxn implements Request.Listener {
       undoRecordsLeft = true;
     }
     if (finishing.decrementAndGet() == 0) {
-      if (decision == COMMIT && undoRecordsLeft) {
-        return; // recovery deletes it with the undo records left, keeping the batch
-      }
       if (decision == COMMIT) {
+        if (undoRecordsLeft) {
+          return; // recovery deletes it with the undo records left, keeping the batch
+        }
         try {
           commitLog.deleteMeta(UndoRecord.key(UndoRecord.COMMIT, gsn));
         } catch (EngineException e) {

@@ -69,7 +69,7 @@ final class Cuts {
 
   /** A snapshot of every shard at one cut, registered until closed. */
   StoreSnapshot snapshot() {
-    List<EngineSnapshot> views = cut((shard, engine) -> engine.snapshot(), (view, shard) -> inGuard(shard, view::close));
+    List<EngineSnapshot> views = cut((shard, engine) -> engine.snapshot(), (view, shard) -> release(shard, view::close));
     return new StoreSnapshot(shards, views.toArray(new EngineSnapshot[0]), registry, name);
   }
 
@@ -185,16 +185,9 @@ final class Cuts {
 
   /**
    * Frees something of one shard's engine inside the shard's guard; if the store is closing, the
-   * engine frees it when it closes.
-   */
-  private void inGuard(int shard, Runnable free) {
-    release(shard, free);
-  }
-
-  /**
-   * {@link #inGuard}, returning an engine failure of the free (logged) instead of dropping it: a
-   * checkpoint that cannot re-enable its shard's file deletions leaves that shard keeping every
-   * obsolete file until it reopens, which the caller must hear of.
+   * engine frees it when it closes. An engine failure of the free is logged and returned, not
+   * dropped: a checkpoint that cannot re-enable its shard's file deletions leaves that shard keeping
+   * every obsolete file until it reopens, which the caller must hear of.
    *
    * @return the failure, or null if freed (or left to a closing store)
    */

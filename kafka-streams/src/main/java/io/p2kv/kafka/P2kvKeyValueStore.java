@@ -899,33 +899,31 @@ public class P2kvKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** {@link #iterator}, before the store registers it. */
+  /**
+   * {@link #iterator}, before the store registers it; the caller holds {@link #bufferLock}, which
+   * close takes too, so the store stays open until the iterator is made, and for a transactional
+   * store a commit cannot move writes from one side of the merge to the other in between.
+   */
   private KeyValueIterator<Bytes, byte[]> openIterator(byte[] start, byte[] end, boolean reverse, boolean uncommitted) {
+    validateOpen();
     if (!transactional) {
-      synchronized (bufferLock) { // as close takes it too, the store is open until the iterator is
-        validateOpen();
-        writeBuffer(new Batch());
-        return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
+      writeBuffer(new Batch());
+      return new PartitionIterator(reverse ? store.reverseIterator(start, end) : store.iterator(start, end), keys);
+    }
+    writeRestored();
+    List<KeyValue<Bytes, byte[]>> staged = new ArrayList<>();
+    if (uncommitted && !buffered.isEmpty()) {
+      Bytes lo = Bytes.wrap(keys.userKey(start));
+      NavigableMap<Bytes, Batch.Op> sorted = (NavigableMap<Bytes, Batch.Op>) buffered;
+      NavigableMap<Bytes, Batch.Op> inRange = Arrays.equals(end, keys.dataEnd())
+          ? sorted.tailMap(lo, true)
+          : sorted.subMap(lo, true, Bytes.wrap(keys.userKey(end)), false);
+      for (Map.Entry<Bytes, Batch.Op> e : (reverse ? inRange.descendingMap() : inRange).entrySet()) {
+        staged.add(KeyValue.pair(e.getKey(), e.getValue().value()));
       }
     }
-    synchronized (bufferLock) {
-      // Both sides under the lock: a commit cannot move writes from one to the other in between.
-      validateOpen();
-      writeRestored();
-      List<KeyValue<Bytes, byte[]>> staged = new ArrayList<>();
-      if (uncommitted && !buffered.isEmpty()) {
-        Bytes lo = Bytes.wrap(keys.userKey(start));
-        NavigableMap<Bytes, Batch.Op> sorted = (NavigableMap<Bytes, Batch.Op>) buffered;
-        NavigableMap<Bytes, Batch.Op> inRange = Arrays.equals(end, keys.dataEnd())
-            ? sorted.tailMap(lo, true)
-            : sorted.subMap(lo, true, Bytes.wrap(keys.userKey(end)), false);
-        for (Map.Entry<Bytes, Batch.Op> e : (reverse ? inRange.descendingMap() : inRange).entrySet()) {
-          staged.add(KeyValue.pair(e.getKey(), e.getValue().value()));
-        }
-      }
-      KvIterator committed = reverse ? store.reverseIterator(start, end) : store.iterator(start, end);
-      return new StagedIterator(staged, new PartitionIterator(committed, keys), reverse);
-    }
+    KvIterator committed = reverse ? store.reverseIterator(start, end) : store.iterator(start, end);
+    return new StagedIterator(staged, new PartitionIterator(committed, keys), reverse);
   }
 
   /** Counts the pairs (Kafka asks for an estimate; this is exact and reads the whole partition). */
